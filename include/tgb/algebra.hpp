@@ -1,0 +1,340 @@
+// tgb: the algebra. Operators are plain function objects usable in host and
+// device code; a monoid is an associative operator with an identity and an
+// optional terminal (absorbing) value; a semiring is an add monoid plus a
+// multiply operator. Identities are chosen per type, as GraphBLAS does: max
+// over integers starts at lowest(), over floating point at -inf.
+#pragma once
+
+#include <cmath>
+#include <limits>
+#include <type_traits>
+
+#include "tgb/config.hpp"
+
+namespace tgb {
+
+namespace detail {
+template <class T>
+inline constexpr bool is_bool_v = std::is_same_v<T, bool>;
+
+template <class T>
+TGB_HD constexpr T upper_value() {
+  if constexpr (std::is_floating_point_v<T>) return std::numeric_limits<T>::infinity();
+  else return std::numeric_limits<T>::max();
+}
+template <class T>
+TGB_HD constexpr T lower_value() {
+  if constexpr (std::is_floating_point_v<T>) return -std::numeric_limits<T>::infinity();
+  else return std::numeric_limits<T>::lowest();
+}
+}  // namespace detail
+
+// ---------------------------------------------------------------- operators
+// Arithmetic on bool follows GraphBLAS: plus is lor, times is land, min is
+// land, max is lor, minus is lxor.
+struct plus {
+  template <class T>
+  TGB_HD constexpr T operator()(T a, T b) const {
+    if constexpr (detail::is_bool_v<T>) return a || b;
+    else return static_cast<T>(a + b);
+  }
+};
+struct minus {
+  template <class T>
+  TGB_HD constexpr T operator()(T a, T b) const {
+    if constexpr (detail::is_bool_v<T>) return a != b;
+    else return static_cast<T>(a - b);
+  }
+};
+struct times {
+  template <class T>
+  TGB_HD constexpr T operator()(T a, T b) const {
+    if constexpr (detail::is_bool_v<T>) return a && b;
+    else return static_cast<T>(a * b);
+  }
+};
+// min and max ignore a NaN operand (C99 fmin/fmax), as SuiteSparse:GraphBLAS does.
+struct min {
+  template <class T>
+  TGB_HD constexpr T operator()(T a, T b) const {
+    if constexpr (std::is_floating_point_v<T>) return std::fmin(a, b);
+    else return b < a ? b : a;
+  }
+};
+struct max {
+  template <class T>
+  TGB_HD constexpr T operator()(T a, T b) const {
+    if constexpr (std::is_floating_point_v<T>) return std::fmax(a, b);
+    else return a < b ? b : a;
+  }
+};
+struct first {
+  template <class T>
+  TGB_HD constexpr T operator()(T a, T) const { return a; }
+};
+struct second {
+  template <class T>
+  TGB_HD constexpr T operator()(T, T b) const { return b; }
+};
+struct pair {
+  template <class T>
+  TGB_HD constexpr T operator()(T, T) const { return T(1); }
+};
+// any: either operand is a valid result. tgb keeps the first one it meets,
+// which on the host is the one with the smallest k.
+struct any {
+  template <class T>
+  TGB_HD constexpr T operator()(T a, T) const { return a; }
+};
+struct lor {
+  template <class T>
+  TGB_HD constexpr T operator()(T a, T b) const { return T((a != T(0)) || (b != T(0))); }
+};
+struct land {
+  template <class T>
+  TGB_HD constexpr T operator()(T a, T b) const { return T((a != T(0)) && (b != T(0))); }
+};
+struct lxor {
+  template <class T>
+  TGB_HD constexpr T operator()(T a, T b) const { return T((a != T(0)) != (b != T(0))); }
+};
+// Comparisons (results are 0/1 in the operand type when used inside a
+// semiring, bool when used as a predicate).
+struct eq {
+  template <class T>
+  TGB_HD constexpr T operator()(T a, T b) const { return T(a == b); }
+};
+struct ne {
+  template <class T>
+  TGB_HD constexpr T operator()(T a, T b) const { return T(a != b); }
+};
+
+// ---------------------------------------------------------------- unary ops
+struct identity {
+  template <class T>
+  TGB_HD constexpr T operator()(T a) const { return a; }
+};
+struct ainv {
+  template <class T>
+  TGB_HD constexpr T operator()(T a) const {
+    if constexpr (detail::is_bool_v<T>) return a;
+    else return static_cast<T>(-a);
+  }
+};
+struct abs_op {
+  template <class T>
+  TGB_HD constexpr T operator()(T a) const {
+    if constexpr (detail::is_bool_v<T> || std::is_unsigned_v<T>) return a;
+    else if constexpr (std::is_floating_point_v<T>) return std::fabs(a);
+    else return a < T(0) ? static_cast<T>(-a) : a;
+  }
+};
+struct lnot {
+  template <class T>
+  TGB_HD constexpr T operator()(T a) const { return T(!(a != T(0))); }
+};
+struct one {
+  template <class T>
+  TGB_HD constexpr T operator()(T) const { return T(1); }
+};
+
+// ---------------------------------------------------------------- monoids
+// Built-in monoids know their identity and terminal value for every type.
+// is_terminal(v) says that no further operand can change v (early exit).
+struct plus_monoid {
+  using op_type = plus;
+  template <class T> TGB_HD constexpr T identity() const { return T(0); }
+  template <class T> TGB_HD constexpr bool is_terminal(T v) const {
+    if constexpr (detail::is_bool_v<T>) return v;
+    else return false;
+  }
+  template <class T> TGB_HD constexpr T operator()(T a, T b) const { return plus{}(a, b); }
+};
+struct times_monoid {
+  using op_type = times;
+  template <class T> TGB_HD constexpr T identity() const { return T(1); }
+  template <class T> TGB_HD constexpr bool is_terminal(T v) const {
+    // 0 absorbs for integers; not for floating point (0 * inf is NaN).
+    if constexpr (std::is_floating_point_v<T>) return false;
+    else return v == T(0);
+  }
+  template <class T> TGB_HD constexpr T operator()(T a, T b) const { return times{}(a, b); }
+};
+struct min_monoid {
+  using op_type = min;
+  template <class T> TGB_HD constexpr T identity() const {
+    if constexpr (detail::is_bool_v<T>) return true;
+    else return detail::upper_value<T>();
+  }
+  template <class T> TGB_HD constexpr bool is_terminal(T v) const {
+    if constexpr (detail::is_bool_v<T>) return !v;
+    else return v == detail::lower_value<T>();
+  }
+  template <class T> TGB_HD constexpr T operator()(T a, T b) const {
+    if constexpr (detail::is_bool_v<T>) return a && b;
+    else return min{}(a, b);
+  }
+};
+struct max_monoid {
+  using op_type = max;
+  template <class T> TGB_HD constexpr T identity() const {
+    if constexpr (detail::is_bool_v<T>) return false;
+    else return detail::lower_value<T>();
+  }
+  template <class T> TGB_HD constexpr bool is_terminal(T v) const {
+    if constexpr (detail::is_bool_v<T>) return v;
+    else return v == detail::upper_value<T>();
+  }
+  template <class T> TGB_HD constexpr T operator()(T a, T b) const {
+    if constexpr (detail::is_bool_v<T>) return a || b;
+    else return max{}(a, b);
+  }
+};
+struct any_monoid {
+  using op_type = any;
+  template <class T> TGB_HD constexpr T identity() const { return T(0); }
+  template <class T> TGB_HD constexpr bool is_terminal(T) const { return true; }
+  template <class T> TGB_HD constexpr T operator()(T a, T b) const { return any{}(a, b); }
+};
+struct lor_monoid {
+  using op_type = lor;
+  template <class T> TGB_HD constexpr T identity() const { return T(0); }
+  template <class T> TGB_HD constexpr bool is_terminal(T v) const { return v != T(0); }
+  template <class T> TGB_HD constexpr T operator()(T a, T b) const { return lor{}(a, b); }
+};
+struct land_monoid {
+  using op_type = land;
+  template <class T> TGB_HD constexpr T identity() const { return T(1); }
+  template <class T> TGB_HD constexpr bool is_terminal(T v) const { return v == T(0); }
+  template <class T> TGB_HD constexpr T operator()(T a, T b) const { return land{}(a, b); }
+};
+struct lxor_monoid {
+  using op_type = lxor;
+  template <class T> TGB_HD constexpr T identity() const { return T(0); }
+  template <class T> TGB_HD constexpr bool is_terminal(T) const { return false; }
+  template <class T> TGB_HD constexpr T operator()(T a, T b) const { return lxor{}(a, b); }
+};
+
+// A user-defined monoid: any associative function object with an identity of
+// type V (converted to the operation's type) and optionally a terminal value.
+template <class Op, class V>
+struct monoid {
+  using op_type = Op;
+  Op op{};
+  V identity_value{};
+  bool has_terminal = false;
+  V terminal_value{};
+
+  template <class T> TGB_HD constexpr T identity() const { return static_cast<T>(identity_value); }
+  template <class T> TGB_HD constexpr bool is_terminal(T v) const {
+    return has_terminal && v == static_cast<T>(terminal_value);
+  }
+  template <class T> TGB_HD constexpr T operator()(T a, T b) const { return static_cast<T>(op(a, b)); }
+};
+
+template <class Op, class V>
+constexpr monoid<Op, V> make_monoid(Op op, V identity) {
+  return monoid<Op, V>{op, identity, false, V{}};
+}
+template <class Op, class V>
+constexpr monoid<Op, V> make_monoid(Op op, V identity, V terminal) {
+  return monoid<Op, V>{op, identity, true, terminal};
+}
+
+// ---------------------------------------------------------------- semirings
+template <class AddMonoid, class MulOp>
+struct semiring {
+  using add_type = AddMonoid;
+  using mul_type = MulOp;
+  AddMonoid add{};
+  MulOp mul{};
+};
+
+template <class AddMonoid, class MulOp>
+constexpr semiring<AddMonoid, MulOp> make_semiring(AddMonoid add, MulOp mul) {
+  return semiring<AddMonoid, MulOp>{add, mul};
+}
+
+inline constexpr semiring<plus_monoid, times> plus_times{};
+inline constexpr semiring<plus_monoid, min> plus_min{};
+inline constexpr semiring<min_monoid, plus> min_plus{};
+inline constexpr semiring<max_monoid, plus> max_plus{};
+inline constexpr semiring<min_monoid, times> min_times{};
+inline constexpr semiring<max_monoid, times> max_times{};
+inline constexpr semiring<min_monoid, max> min_max{};
+inline constexpr semiring<max_monoid, min> max_min{};
+inline constexpr semiring<lor_monoid, land> lor_land{};
+inline constexpr semiring<plus_monoid, pair> plus_pair{};
+inline constexpr semiring<any_monoid, pair> any_pair{};
+inline constexpr semiring<plus_monoid, first> plus_first{};
+inline constexpr semiring<plus_monoid, second> plus_second{};
+inline constexpr semiring<min_monoid, first> min_first{};
+inline constexpr semiring<min_monoid, second> min_second{};
+inline constexpr semiring<any_monoid, second> any_second{};
+inline constexpr semiring<any_monoid, first> any_first{};
+inline constexpr semiring<max_monoid, first> max_first{};
+inline constexpr semiring<max_monoid, second> max_second{};
+
+// ------------------------------------------------------- index-unary (select)
+// A selector is called as f(value, i, j, thunk) and returns whether to keep
+// the entry, like GrB_IndexUnaryOp. Diagonal offsets follow GraphBLAS:
+// tril(k) keeps j <= i + k.
+struct tril {
+  template <class T, class Y>
+  TGB_HD constexpr bool operator()(T, index_t i, index_t j, Y k) const { return j <= i + index_t(k); }
+};
+struct triu {
+  template <class T, class Y>
+  TGB_HD constexpr bool operator()(T, index_t i, index_t j, Y k) const { return j >= i + index_t(k); }
+};
+struct diag {
+  template <class T, class Y>
+  TGB_HD constexpr bool operator()(T, index_t i, index_t j, Y k) const { return j == i + index_t(k); }
+};
+struct offdiag {
+  template <class T, class Y>
+  TGB_HD constexpr bool operator()(T, index_t i, index_t j, Y k) const { return j != i + index_t(k); }
+};
+struct value_eq {
+  template <class T, class Y>
+  TGB_HD constexpr bool operator()(T v, index_t, index_t, Y y) const { return v == static_cast<T>(y); }
+};
+struct value_ne {
+  template <class T, class Y>
+  TGB_HD constexpr bool operator()(T v, index_t, index_t, Y y) const { return v != static_cast<T>(y); }
+};
+struct value_gt {
+  template <class T, class Y>
+  TGB_HD constexpr bool operator()(T v, index_t, index_t, Y y) const { return v > static_cast<T>(y); }
+};
+struct value_ge {
+  template <class T, class Y>
+  TGB_HD constexpr bool operator()(T v, index_t, index_t, Y y) const { return v >= static_cast<T>(y); }
+};
+struct value_lt {
+  template <class T, class Y>
+  TGB_HD constexpr bool operator()(T v, index_t, index_t, Y y) const { return v < static_cast<T>(y); }
+};
+struct value_le {
+  template <class T, class Y>
+  TGB_HD constexpr bool operator()(T v, index_t, index_t, Y y) const { return v <= static_cast<T>(y); }
+};
+
+// Binding a scalar to one side of a binary operator turns it into a unary
+// one (GrB_apply with BinaryOp1st / BinaryOp2nd).
+template <class Op, class S>
+struct bind_first {
+  Op op{};
+  S scalar{};
+  template <class T>
+  TGB_HD constexpr T operator()(T a) const { return static_cast<T>(op(static_cast<T>(scalar), a)); }
+};
+template <class Op, class S>
+struct bind_second {
+  Op op{};
+  S scalar{};
+  template <class T>
+  TGB_HD constexpr T operator()(T a) const { return static_cast<T>(op(a, static_cast<T>(scalar))); }
+};
+
+}  // namespace tgb

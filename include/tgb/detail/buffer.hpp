@@ -1,0 +1,110 @@
+// tgb: owning host arrays. Every host allocation of matrix storage goes
+// through the process-wide host memory resource, so a failing resource turns
+// into tgb::out_of_memory and tests can make the k-th allocation fail.
+#pragma once
+
+#include <cstring>
+#include <memory_resource>
+#include <new>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include "tgb/config.hpp"
+#include "tgb/error.hpp"
+
+namespace tgb {
+
+// The resource that tgb's host storage allocates from (default: new/delete).
+std::pmr::memory_resource* host_memory_resource() noexcept;
+// Replaces it; returns the previous one. Not thread-safe with running operations.
+std::pmr::memory_resource* set_host_memory_resource(std::pmr::memory_resource* r) noexcept;
+
+namespace detail {
+
+[[noreturn]] void throw_out_of_memory(std::size_t bytes, const char* what);
+
+template <class T>
+class buffer {
+  static_assert(std::is_trivially_copyable_v<T>, "tgb stores trivially copyable values only");
+
+ public:
+  buffer() = default;
+  explicit buffer(std::size_t n) { allocate(n); }
+  buffer(std::size_t n, const T& fill) {
+    allocate(n);
+    for (std::size_t i = 0; i < n; ++i) data_[i] = fill;
+  }
+  buffer(const buffer& o) {
+    allocate(o.size_);
+    if (size_) std::memcpy(static_cast<void*>(data_), o.data_, size_ * sizeof(T));
+  }
+  buffer(buffer&& o) noexcept { swap(o); }
+  buffer& operator=(const buffer& o) {
+    if (this != &o) {
+      buffer tmp(o);
+      swap(tmp);
+    }
+    return *this;
+  }
+  buffer& operator=(buffer&& o) noexcept {
+    buffer tmp(std::move(o));
+    swap(tmp);
+    return *this;
+  }
+  ~buffer() { release(); }
+
+  void swap(buffer& o) noexcept {
+    std::swap(data_, o.data_);
+    std::swap(size_, o.size_);
+    std::swap(res_, o.res_);
+  }
+
+  // Scratch use: makes room for at least n elements; contents are not kept.
+  void ensure(std::size_t n) {
+    if (n > size_) {
+      buffer tmp(n);
+      swap(tmp);
+    }
+  }
+
+  T* data() noexcept { return data_; }
+  const T* data() const noexcept { return data_; }
+  std::size_t size() const noexcept { return size_; }
+  bool empty() const noexcept { return size_ == 0; }
+  T& operator[](std::size_t i) noexcept { return data_[i]; }
+  const T& operator[](std::size_t i) const noexcept { return data_[i]; }
+  T* begin() noexcept { return data_; }
+  T* end() noexcept { return data_ + size_; }
+  const T* begin() const noexcept { return data_; }
+  const T* end() const noexcept { return data_ + size_; }
+
+ private:
+  void allocate(std::size_t n) {
+    if (n == 0) return;
+    if (n > std::size_t(-1) / sizeof(T)) throw_out_of_memory(std::size_t(-1), "array size overflows");
+    std::pmr::memory_resource* r = host_memory_resource();
+    void* p = nullptr;
+    try {
+      p = r->allocate(n * sizeof(T), alignof(T) < 16 ? 16 : alignof(T));
+    } catch (const std::bad_alloc&) {
+      throw_out_of_memory(n * sizeof(T), "host allocation failed");
+    }
+    data_ = static_cast<T*>(p);
+    size_ = n;
+    res_ = r;
+  }
+  void release() noexcept {
+    if (data_) res_->deallocate(data_, size_ * sizeof(T), alignof(T) < 16 ? 16 : alignof(T));
+    data_ = nullptr;
+    size_ = 0;
+    res_ = nullptr;
+  }
+
+  T* data_ = nullptr;
+  std::size_t size_ = 0;
+  std::pmr::memory_resource* res_ = nullptr;
+};
+
+}  // namespace detail
+}  // namespace tgb

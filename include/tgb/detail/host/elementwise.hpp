@@ -1,0 +1,86 @@
+// tgb host backend: element-wise operations, apply and select. Each computes
+// T tile row by tile row with the per-tile routines, then hands it to the
+// write-back.
+#pragma once
+
+#include <vector>
+
+#include "tgb/detail/host/mask.hpp"
+#include "tgb/detail/tile/elementwise.hpp"
+
+namespace tgb::detail::host {
+
+// Union (add = true) or intersection of A and B; op where both are stored.
+template <class TC, class TA, class TB, class Op>
+tile_matrix<TC> ewise(const tile_matrix<TA>& A, const tile_matrix<TB>& B, const Op& op, bool add) {
+  tile_matrix<TC> T;
+  T.pat = assemble_pattern(A.pat.nrows, A.pat.ncols,
+                           [&](index_t I, std::vector<tile_index_t>& cols, std::vector<row_bits>& masks) {
+                             union_tile_cols(&A.pat, &B.pat, I, cols);
+                             masks.resize(16 * cols.size());
+                             for (std::size_t k = 0; k < cols.size(); ++k) {
+                               const offset_t ta = find_tile(A.pat, I, cols[k]);
+                               const offset_t tb = find_tile(B.pat, I, cols[k]);
+                               const row_bits* am = ta >= 0 ? &A.pat.row_mask[16 * ta] : nullptr;
+                               const row_bits* bm = tb >= 0 ? &B.pat.row_mask[16 * tb] : nullptr;
+                               if (add) tile::union_bits(am, bm, &masks[16 * k]);
+                               else tile::intersect_bits(am, bm, &masks[16 * k]);
+                             }
+                           });
+  T.values = buffer<TC>(static_cast<std::size_t>(T.pat.nnz()));
+  const index_t tm = T.pat.tile_rows();
+#pragma omp parallel for schedule(dynamic, 16)
+  for (index_t I = 0; I < tm; ++I)
+    for (offset_t t = T.pat.tile_ptr[I]; t < T.pat.tile_ptr[I + 1]; ++t) {
+      const index_t J = T.pat.tile_col[t];
+      const offset_t ta = find_tile(A.pat, I, J);
+      const offset_t tb = find_tile(B.pat, I, J);
+      tile::ewise_values(ta >= 0 ? tile_at(A, ta) : no_tile<TA>(), tb >= 0 ? tile_at(B, tb) : no_tile<TB>(), op,
+                         &T.pat.row_mask[16 * t], &T.values[T.pat.tile_offset[t]]);
+    }
+  return T;
+}
+
+// Same pattern as A, values f(a) in TC.
+template <class TC, class TA, class F>
+tile_matrix<TC> apply(const tile_matrix<TA>& A, const F& f) {
+  tile_matrix<TC> T;
+  T.pat = A.pat;
+  const std::size_t n = A.values.size();
+  T.values = buffer<TC>(n);
+#pragma omp parallel for schedule(static) if (n > 65536)
+  for (std::size_t e = 0; e < n; ++e) T.values[e] = static_cast<TC>(f(A.values[e]));
+  return T;
+}
+
+// Entries of A for which pred(a, i, j, thunk) holds, cast to TC.
+template <class TC, class TA, class Pred, class Y>
+tile_matrix<TC> select(const tile_matrix<TA>& A, const Pred& pred, const Y& thunk) {
+  tile_matrix<TC> T;
+  T.pat = assemble_pattern(A.pat.nrows, A.pat.ncols,
+                           [&](index_t I, std::vector<tile_index_t>& cols, std::vector<row_bits>& masks) {
+                             const offset_t t0 = A.pat.tile_ptr[I], t1 = A.pat.tile_ptr[I + 1];
+                             cols.assign(A.pat.tile_col.data() + t0, A.pat.tile_col.data() + t1);
+                             masks.resize(16 * cols.size());
+                             for (offset_t t = t0; t < t1; ++t)
+                               tile::select_bits(tile_at(A, t), I * tile_dim, index_t(A.pat.tile_col[t]) * tile_dim,
+                                                 pred, thunk, &masks[16 * (t - t0)]);
+                           });
+  T.values = buffer<TC>(static_cast<std::size_t>(T.pat.nnz()));
+  const index_t tm = T.pat.tile_rows();
+#pragma omp parallel
+  {
+    buffer<TA> tmp(tile_area);
+#pragma omp for schedule(dynamic, 16)
+    for (index_t I = 0; I < tm; ++I)
+      for (offset_t t = T.pat.tile_ptr[I]; t < T.pat.tile_ptr[I + 1]; ++t) {
+        const offset_t ta = find_tile(A.pat, I, T.pat.tile_col[t]);
+        tile::select_values(tile_at(A, ta), &T.pat.row_mask[16 * t], tmp.data());
+        const offset_t n = T.pat.tile_offset[t + 1] - T.pat.tile_offset[t];
+        for (offset_t e = 0; e < n; ++e) T.values[T.pat.tile_offset[t] + e] = static_cast<TC>(tmp[e]);
+      }
+  }
+  return T;
+}
+
+}  // namespace tgb::detail::host

@@ -1,0 +1,88 @@
+// tgb host backend: the tiled three-step C = A*B.
+//   1. tile structure: C's candidate tiles of tile row I are the tile columns
+//      of B's rows K for every A tile (I,K), minus those the mask prunes;
+//   2. symbolic: each candidate tile's row bits are the OR of B's row bits
+//      selected by A's bits (tile::symbolic_or), ANDed with the mask's bits;
+//   3. numeric: products accumulate into C's compressed slots (sparse) or a
+//      16x16 array (dense, for heavy tiles), in increasing k.
+// Steps 1-2 do not depend on types or semiring (mxm_symbolic, compiled once).
+#pragma once
+
+#include <algorithm>
+#include <vector>
+
+#include "tgb/detail/host/mask.hpp"
+#include "tgb/detail/tile/spgemm.hpp"
+
+namespace tgb::detail::host {
+
+// Tiles with at least this many entries use the dense accumulator. Tests move
+// it to force either path.
+inline int dense_tile_threshold = 96;
+
+tile_pattern mxm_symbolic(const tile_pattern& A, const tile_pattern& B, const host_mask& M);
+
+template <class TC, class TA, class TB, class Semiring>
+tile_matrix<TC> mxm_numeric(tile_pattern&& cpat, const tile_matrix<TA>& A, const tile_matrix<TB>& B,
+                            const Semiring& s) {
+  tile_matrix<TC> C;
+  C.pat = std::move(cpat);
+  C.values = buffer<TC>(static_cast<std::size_t>(C.pat.nnz()));
+  const tile_pattern& cp = C.pat;
+  const index_t tm = cp.tile_rows();
+  const int threshold = dense_tile_threshold;
+  bool failed = false;
+#pragma omp parallel
+  {
+    std::vector<row_bits> written;
+    buffer<TC> dense;
+    std::vector<int> dense_slot;
+#pragma omp for schedule(dynamic, 8)
+    for (index_t I = 0; I < tm; ++I) {
+      const offset_t c0 = cp.tile_ptr[I], c1 = cp.tile_ptr[I + 1];
+      if (c0 == c1) continue;
+      try {
+        written.assign(16 * (c1 - c0), row_bits(0));
+        dense_slot.assign(c1 - c0, -1);
+        int ndense = 0;
+        for (offset_t t = c0; t < c1; ++t)
+          if (cp.tile_offset[t + 1] - cp.tile_offset[t] >= threshold) dense_slot[t - c0] = ndense++;
+        dense.ensure(static_cast<std::size_t>(ndense) * tile_area);
+        for (offset_t ta = A.pat.tile_ptr[I]; ta < A.pat.tile_ptr[I + 1]; ++ta) {
+          const index_t K = A.pat.tile_col[ta];
+          const auto at = tile_at(A, ta);
+          for (offset_t tb = B.pat.tile_ptr[K]; tb < B.pat.tile_ptr[K + 1]; ++tb) {
+            const tile_index_t J = B.pat.tile_col[tb];
+            const tile_index_t* pos = std::lower_bound(cp.tile_col.data() + c0, cp.tile_col.data() + c1, J);
+            if (pos == cp.tile_col.data() + c1 || *pos != J) continue;  // pruned by the mask
+            const offset_t t = pos - cp.tile_col.data();
+            const offset_t l = t - c0;
+            if (dense_slot[l] >= 0)
+              tile::numeric_dense(s.add, s.mul, at, tile_at(B, tb), &cp.row_mask[16 * t],
+                                  &dense[static_cast<std::size_t>(dense_slot[l]) * tile_area], &written[16 * l]);
+            else
+              tile::numeric_sparse(s.add, s.mul, at, tile_at(B, tb), &cp.row_mask[16 * t], &cp.row_ptr[16 * t],
+                                   &C.values[cp.tile_offset[t]], &written[16 * l]);
+          }
+        }
+        for (offset_t t = c0; t < c1; ++t)
+          if (dense_slot[t - c0] >= 0)
+            tile::compress_dense(&cp.row_mask[16 * t], &dense[static_cast<std::size_t>(dense_slot[t - c0]) * tile_area],
+                                 &C.values[cp.tile_offset[t]]);
+      } catch (...) {
+#pragma omp atomic write
+        failed = true;
+      }
+    }
+  }
+  if (failed) throw out_of_memory("tgb: out of memory in mxm");
+  return C;
+}
+
+template <class TC, class TA, class TB, class Semiring>
+tile_matrix<TC> mxm_product(const tile_matrix<TA>& A, const tile_matrix<TB>& B, const host_mask& M,
+                            const Semiring& s) {
+  return mxm_numeric<TC>(mxm_symbolic(A.pat, B.pat, M), A, B, s);
+}
+
+}  // namespace tgb::detail::host

@@ -1,0 +1,56 @@
+// tgb host backend: the last step of every operation, C<M, replace> =
+// accum(C, T), with GraphBLAS semantics. T is the operation's result in C's
+// type; the new C is built aside and swapped in, so a throw changes nothing.
+#pragma once
+
+#include <type_traits>
+
+#include "tgb/detail/host/mask.hpp"
+#include "tgb/detail/tile/elementwise.hpp"
+
+namespace tgb::detail::host {
+
+// t_within_mask: T was computed only where the mask allows (mxm prunes by the
+// mask), so with no accumulator and replace, C is T as it stands.
+template <class TC, class Accum>
+void writeback(Matrix<TC>& C, const host_mask& M, const Accum& accum, bool replace, tile_matrix<TC>&& T,
+               bool t_within_mask) {
+  constexpr bool has_accum = !std::is_same_v<Accum, no_accum_t>;
+  if (!has_accum && (!M.active || (replace && t_within_mask))) {
+    C.assign_tiles(std::move(T));
+    return;
+  }
+  const tile_matrix<TC>& c = C.tiles();
+  tile_matrix<TC> out;
+  out.pat = assemble_pattern(c.pat.nrows, c.pat.ncols,
+                             [&](index_t I, std::vector<tile_index_t>& cols, std::vector<row_bits>& masks) {
+                               union_tile_cols(&c.pat, &T.pat, I, cols);
+                               masks.resize(16 * cols.size());
+                               row_bits allowed[tile_dim];
+                               for (std::size_t k = 0; k < cols.size(); ++k) {
+                                 const offset_t tc = find_tile(c.pat, I, cols[k]);
+                                 const offset_t tt = find_tile(T.pat, I, cols[k]);
+                                 M.allowed(I, cols[k], allowed);
+                                 tile::writeback_bits(tc >= 0 ? &c.pat.row_mask[16 * tc] : nullptr,
+                                                      tt >= 0 ? &T.pat.row_mask[16 * tt] : nullptr, allowed,
+                                                      has_accum, replace, &masks[16 * k]);
+                               }
+                             });
+  out.values = buffer<TC>(static_cast<std::size_t>(out.pat.nnz()));
+  const index_t tm = out.pat.tile_rows();
+#pragma omp parallel for schedule(dynamic, 16)
+  for (index_t I = 0; I < tm; ++I) {
+    row_bits allowed[tile_dim];
+    for (offset_t t = out.pat.tile_ptr[I]; t < out.pat.tile_ptr[I + 1]; ++t) {
+      const index_t J = out.pat.tile_col[t];
+      const offset_t tc = find_tile(c.pat, I, J);
+      const offset_t tt = find_tile(T.pat, I, J);
+      M.allowed(I, J, allowed);
+      tile::writeback_values(tc >= 0 ? tile_at(c, tc) : no_tile<TC>(), tt >= 0 ? tile_at(T, tt) : no_tile<TC>(),
+                             allowed, accum, &out.pat.row_mask[16 * t], &out.values[out.pat.tile_offset[t]]);
+    }
+  }
+  C.assign_tiles(std::move(out));
+}
+
+}  // namespace tgb::detail::host

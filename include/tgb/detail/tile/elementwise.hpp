@@ -1,0 +1,111 @@
+// tgb: per-tile pieces of the element-wise operations and of the final
+// "C<M> = accum(C, T)" write-back that every operation ends with.
+#pragma once
+
+#include <type_traits>
+
+#include "tgb/algebra.hpp"
+#include "tgb/detail/tile/ref.hpp"
+
+namespace tgb {
+// Placeholder for "no accumulator"; compiles away.
+struct no_accum_t {};
+inline constexpr no_accum_t no_accum{};
+}  // namespace tgb
+
+namespace tgb::detail::tile {
+
+// (16,16) write-back bits: Z = accum ? C|T : T; keep Z where the mask allows,
+// and old C elsewhere unless replacing.
+TGB_HD inline void writeback_bits(const row_bits* c, const row_bits* t, const row_bits* allowed, bool has_accum,
+                                  bool replace, row_bits* out) {
+  for (int r = 0; r < tile_dim; ++r) {
+    const row_bits cr = c ? c[r] : row_bits(0);
+    const row_bits tr = t ? t[r] : row_bits(0);
+    const row_bits z = has_accum ? row_bits(cr | tr) : tr;
+    out[r] = row_bits((z & allowed[r]) | (replace ? 0 : (cr & ~allowed[r])));
+  }
+}
+
+// Values of the write-back, in out's bit order.
+template <class TC, class Accum>
+TGB_HD inline void writeback_values(tile_ref_t<TC> c, tile_ref_t<TC> t, const row_bits* allowed,
+                                    const Accum& accum, const row_bits* out_mask, TC* out) {
+  int n = 0;
+  for (int r = 0; r < tile_dim; ++r) {
+    std::uint32_t bits = out_mask[r];
+    while (bits) {
+      const int j = lowest_bit(bits);
+      bits &= bits - 1;
+      bool has_c = false, has_t = false;
+      const TC cv = c.at(r, j, has_c);
+      const TC tv = t.at(r, j, has_t);
+      TC v;
+      if (!((allowed[r] >> j) & 1u)) {
+        v = cv;  // outside the mask: old C kept
+      } else if constexpr (std::is_same_v<Accum, no_accum_t>) {
+        v = tv;
+      } else {
+        v = has_c ? (has_t ? static_cast<TC>(accum(cv, tv)) : cv) : tv;
+      }
+      out[n++] = v;
+    }
+  }
+}
+
+// Element-wise union (ewise_add) bits.
+TGB_HD inline void union_bits(const row_bits* a, const row_bits* b, row_bits* out) {
+  for (int r = 0; r < tile_dim; ++r) out[r] = row_bits((a ? a[r] : 0) | (b ? b[r] : 0));
+}
+// Element-wise intersection (ewise_mult) bits.
+TGB_HD inline void intersect_bits(const row_bits* a, const row_bits* b, row_bits* out) {
+  for (int r = 0; r < tile_dim; ++r) out[r] = row_bits((a && b) ? (a[r] & b[r]) : 0);
+}
+
+// Values of an element-wise operation in out's bit order: op(a, b) where both
+// are stored, the single stored operand (cast) otherwise (union only).
+template <class TC, class TA, class TB, class Op>
+TGB_HD inline void ewise_values(tile_ref_t<TA> a, tile_ref_t<TB> b, const Op& op, const row_bits* out_mask,
+                                TC* out) {
+  int n = 0;
+  for (int r = 0; r < tile_dim; ++r) {
+    std::uint32_t bits = out_mask[r];
+    while (bits) {
+      const int j = lowest_bit(bits);
+      bits &= bits - 1;
+      bool has_a = false, has_b = false;
+      const TA av = a.at(r, j, has_a);
+      const TB bv = b.at(r, j, has_b);
+      if (has_a && has_b) out[n++] = static_cast<TC>(op(static_cast<TC>(av), static_cast<TC>(bv)));
+      else if (has_a) out[n++] = static_cast<TC>(av);
+      else out[n++] = static_cast<TC>(bv);
+    }
+  }
+}
+
+// Select: bits of the entries of tile (row0, col0) that the predicate keeps.
+template <class T, class Pred, class Y>
+TGB_HD inline void select_bits(tile_ref_t<T> a, index_t row0, index_t col0, const Pred& pred, const Y& thunk,
+                               row_bits* out) {
+  for (int r = 0; r < tile_dim; ++r) {
+    row_bits keep = 0;
+    for (int p = a.row_begin(r), pe = a.row_end(r); p < pe; ++p) {
+      const int c = a.col_idx[p];
+      if (pred(a.values[p], row0 + r, col0 + c, thunk)) keep = row_bits(keep | (1u << c));
+    }
+    out[r] = keep;
+  }
+}
+
+// Values of a selected tile: the kept entries, in order.
+template <class T>
+TGB_HD inline void select_values(tile_ref_t<T> a, const row_bits* kept, T* out) {
+  int n = 0;
+  for (int r = 0; r < tile_dim; ++r) {
+    for (int p = a.row_begin(r), pe = a.row_end(r); p < pe; ++p) {
+      if ((kept[r] >> a.col_idx[p]) & 1u) out[n++] = a.values[p];
+    }
+  }
+}
+
+}  // namespace tgb::detail::tile

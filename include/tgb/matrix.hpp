@@ -1,0 +1,249 @@
+// tgb: Matrix<T>, a sparse matrix stored natively in 16x16 tiles.
+#pragma once
+
+#include <algorithm>
+#include <new>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "tgb/algebra.hpp"
+#include "tgb/config.hpp"
+#include "tgb/detail/tile_storage.hpp"
+#include "tgb/error.hpp"
+
+namespace tgb {
+
+// Duplicate policy for building from triplets: duplicates are an error.
+// Any binary operator may be passed instead: tgb::first keeps the earliest,
+// tgb::second the latest, tgb::plus sums them (in input order).
+struct no_duplicates_t {};
+inline constexpr no_duplicates_t no_duplicates{};
+
+template <class T>
+struct coo {
+  std::vector<index_t> rows;
+  std::vector<index_t> cols;
+  std::vector<T> values;
+};
+
+template <class T>
+struct csr {
+  std::vector<offset_t> rowptr;
+  std::vector<index_t> colidx;
+  std::vector<T> values;
+};
+
+namespace detail {
+// Sorts validated triplets into CSR order (by row, then column, then input
+// position, so duplicates are adjacent and in input order).
+void sort_triplets(index_t nrows, const index_t* rows, const index_t* cols, std::size_t n, buffer<offset_t>& rowptr,
+                   buffer<index_t>& colidx, buffer<offset_t>& order);
+// Validates CSR arrays (monotone row pointers, columns in range) and sorts
+// each row by column; order[p] is the source position of sorted entry p.
+// Throws invalid_value on duplicates.
+void sort_csr_rows(index_t nrows, index_t ncols, const offset_t* rowptr, buffer<index_t>& colidx,
+                   buffer<offset_t>& order);
+// Transposed pattern; gather[e] is the entry of `a` that lands at e.
+tile_pattern transpose_pattern(const tile_pattern& a, buffer<offset_t>& gather);
+
+template <class I>
+index_t checked_index(I v, index_t bound, const char* what) {
+  static_assert(std::is_integral_v<I>, "indices must be integers");
+  bool ok;
+  if constexpr (std::is_signed_v<I>) ok = v >= 0 && static_cast<long long>(v) < bound;
+  else ok = static_cast<unsigned long long>(v) < static_cast<unsigned long long>(bound);
+  if (!ok)
+    throw index_out_of_bounds(std::string("tgb: ") + what + " index " + std::to_string(v) + " is outside [0, " +
+                              std::to_string(bound) + ")");
+  return static_cast<index_t>(v);
+}
+
+template <class T, class Src>
+buffer<T> gather_values(const buffer<offset_t>& idx, const Src& src) {
+  buffer<T> out(idx.size());
+  const std::size_t n = idx.size();
+#pragma omp parallel for schedule(static) if (n > 65536)
+  for (std::size_t e = 0; e < n; ++e) out[e] = static_cast<T>(src[idx[e]]);
+  return out;
+}
+
+template <class T>
+tile_matrix<T> transpose_tiles(const tile_matrix<T>& a) {
+  tile_matrix<T> t;
+  buffer<offset_t> gather;
+  t.pat = transpose_pattern(a.pat, gather);
+  t.values = gather_values<T>(gather, a.values);
+  return t;
+}
+
+// Runs f, turning std::bad_alloc from any temporary into tgb::out_of_memory.
+template <class F>
+decltype(auto) guard_alloc(F&& f) {
+  try {
+    return f();
+  } catch (const std::bad_alloc&) {
+    throw out_of_memory("tgb: out of memory");
+  }
+}
+}  // namespace detail
+
+template <class T>
+class Matrix {
+ public:
+  using value_type = T;
+
+  // An empty 0 x 0 matrix.
+  Matrix() : Matrix(0, 0) {}
+  // An nrows x ncols matrix with no stored entries.
+  Matrix(index_t nrows, index_t ncols) { m_.pat = detail::tile_pattern::empty(nrows, ncols); }
+
+  // Builds from triplets. `dup` decides what duplicates mean (no_duplicates
+  // or a binary operator); indices are checked against the shape.
+  template <class RowC, class ColC, class ValC, class Dup>
+  static Matrix from_coo(index_t nrows, index_t ncols, const RowC& rows, const ColC& cols, const ValC& vals,
+                         Dup dup) {
+    return detail::guard_alloc([&] {
+      detail::check_dimensions(nrows, ncols);
+      const std::size_t n = std::size(rows);
+      if (std::size(cols) != n || std::size(vals) != n)
+        throw invalid_value("tgb: from_coo: rows, cols and values differ in length (" + std::to_string(n) + ", " +
+                            std::to_string(std::size(cols)) + ", " + std::to_string(std::size(vals)) + ")");
+      detail::buffer<index_t> r(n), c(n);
+      for (std::size_t k = 0; k < n; ++k) {
+        r[k] = detail::checked_index(rows[k], nrows, "row");
+        c[k] = detail::checked_index(cols[k], ncols, "column");
+      }
+      detail::buffer<offset_t> rowptr, order;
+      detail::buffer<index_t> colidx;
+      detail::sort_triplets(nrows, r.data(), c.data(), n, rowptr, colidx, order);
+      // Fold duplicates (adjacent, in input order) into the first of each run.
+      detail::buffer<T> v(n);
+      std::size_t out = 0;
+      offset_t row_start_out = 0;
+      for (index_t i = 0; i < nrows; ++i) {
+        const offset_t b = rowptr[i], e = rowptr[i + 1];
+        for (offset_t p = b; p < e; ++p) {
+          const T val = static_cast<T>(vals[order[p]]);
+          if (p > b && colidx[p] == colidx[p - 1]) {
+            if constexpr (std::is_same_v<Dup, no_duplicates_t>) {
+              throw invalid_value("tgb: from_coo: duplicate entry (" + std::to_string(i) + ", " +
+                                  std::to_string(colidx[p]) + ") and the duplicate policy is no_duplicates");
+            } else {
+              v[out - 1] = static_cast<T>(dup(v[out - 1], val));
+            }
+          } else {
+            colidx[out] = colidx[p];
+            v[out] = val;
+            ++out;
+          }
+        }
+        rowptr[i] = row_start_out;
+        row_start_out = static_cast<offset_t>(out);
+      }
+      if (nrows > 0) rowptr[nrows] = row_start_out;
+      Matrix m(nrows, ncols);
+      detail::buffer<offset_t> perm;
+      m.m_.pat = detail::pattern_from_sorted_csr(nrows, ncols, rowptr.data(), colidx.data(), perm);
+      m.m_.values = detail::gather_values<T>(perm, v);
+      return m;
+    });
+  }
+
+  // Builds from CSR arrays (rowptr of nrows + 1, column indices, values).
+  // Rows need not be sorted; duplicates and out-of-range indices are errors.
+  template <class PtrC, class ColC, class ValC>
+  static Matrix from_csr(index_t nrows, index_t ncols, const PtrC& rowptr, const ColC& colidx, const ValC& vals) {
+    return detail::guard_alloc([&] {
+      detail::check_dimensions(nrows, ncols);
+      if (std::size(rowptr) != static_cast<std::size_t>(nrows) + 1)
+        throw invalid_value("tgb: from_csr: rowptr has " + std::to_string(std::size(rowptr)) +
+                            " entries, expected nrows + 1 = " + std::to_string(nrows + 1));
+      const std::size_t n = std::size(colidx);
+      if (std::size(vals) != n)
+        throw invalid_value("tgb: from_csr: colidx and values differ in length");
+      detail::buffer<offset_t> rp(static_cast<std::size_t>(nrows) + 1);
+      for (index_t i = 0; i <= nrows; ++i) {
+        rp[i] = static_cast<offset_t>(rowptr[i]);
+        if (rp[i] < 0 || static_cast<std::size_t>(rp[i]) > n || (i > 0 && rp[i] < rp[i - 1]) || (i == 0 && rp[0] != 0))
+          throw invalid_value("tgb: from_csr: row pointers must start at 0, never decrease and end at nnz (row " +
+                              std::to_string(i) + ")");
+      }
+      if (static_cast<std::size_t>(rp[nrows]) != n)
+        throw invalid_value("tgb: from_csr: rowptr[nrows] = " + std::to_string(rp[nrows]) + " but there are " +
+                            std::to_string(n) + " column indices");
+      detail::buffer<index_t> ci(n);
+      for (std::size_t k = 0; k < n; ++k) ci[k] = detail::checked_index(colidx[k], ncols, "column");
+      detail::buffer<offset_t> order;
+      detail::sort_csr_rows(nrows, ncols, rp.data(), ci, order);
+      Matrix m(nrows, ncols);
+      detail::buffer<offset_t> perm;
+      m.m_.pat = detail::pattern_from_sorted_csr(nrows, ncols, rp.data(), ci.data(), perm);
+      for (std::size_t e = 0; e < perm.size(); ++e) perm[e] = order[perm[e]];
+      m.m_.values = detail::gather_values<T>(perm, vals);
+      return m;
+    });
+  }
+
+  index_t nrows() const noexcept { return m_.pat.nrows; }
+  index_t ncols() const noexcept { return m_.pat.ncols; }
+  offset_t nvals() const noexcept { return m_.pat.nnz(); }
+  offset_t ntiles() const noexcept { return m_.pat.ntiles(); }
+  backend location() const noexcept { return backend::host; }
+
+  // A(i,j) if stored; std::nullopt if not. Indices outside the matrix throw
+  // invalid_index.
+  std::optional<T> get(index_t i, index_t j) const {
+    if (i < 0 || i >= nrows() || j < 0 || j >= ncols())
+      throw invalid_index("tgb: element (" + std::to_string(i) + ", " + std::to_string(j) + ") is outside the " +
+                          std::to_string(nrows()) + " x " + std::to_string(ncols()) + " matrix");
+    const offset_t t = detail::find_tile(m_.pat, i >> tile_shift, j >> tile_shift);
+    if (t < 0) return std::nullopt;
+    bool found = false;
+    const T v = detail::tile_at(m_, t).at(static_cast<int>(i & (tile_dim - 1)), static_cast<int>(j & (tile_dim - 1)),
+                                         found);
+    return found ? std::optional<T>(v) : std::nullopt;
+  }
+
+  // Triplets sorted by (row, column).
+  coo<T> to_coo() const {
+    csr<T> c = to_csr();
+    coo<T> out;
+    out.rows.resize(c.colidx.size());
+    for (index_t i = 0; i < nrows(); ++i)
+      for (offset_t p = c.rowptr[i]; p < c.rowptr[i + 1]; ++p) out.rows[p] = i;
+    out.cols = std::move(c.colidx);
+    out.values = std::move(c.values);
+    return out;
+  }
+
+  // CSR arrays, rows sorted by column.
+  csr<T> to_csr() const {
+    return detail::guard_alloc([&] {
+      detail::buffer<offset_t> rp, src;
+      detail::buffer<index_t> ci;
+      detail::pattern_to_csr(m_.pat, rp, ci, src);
+      csr<T> out;
+      out.rowptr.assign(rp.begin(), rp.end());
+      out.colidx.assign(ci.begin(), ci.end());
+      out.values.resize(src.size());
+      for (std::size_t e = 0; e < src.size(); ++e) out.values[e] = m_.values[src[e]];
+      return out;
+    });
+  }
+
+  // Removes every entry; the shape stays.
+  void clear() { m_.pat = detail::tile_pattern::empty(nrows(), ncols()), m_.values = detail::buffer<T>(); }
+
+  // The tile layout itself (read-only), for inspection and for the backends.
+  const detail::tile_matrix<T>& tiles() const noexcept { return m_; }
+  // Backend hook: replace the contents (noexcept swap, used last by every
+  // operation so that a throwing operation leaves the output unchanged).
+  void assign_tiles(detail::tile_matrix<T>&& t) noexcept { m_.swap(t); }
+
+ private:
+  detail::tile_matrix<T> m_;
+};
+
+}  // namespace tgb

@@ -1,0 +1,234 @@
+// tgb: the operations, with the GraphBLAS C API's semantics. Each one
+// computes a result T, then writes C<M, replace> = accum(C, T):
+//   - mask: no_mask, a Matrix (its nonzero values), structure(M) (its
+//     pattern), complement(...) of either;
+//   - accum: no_accum (C's old entries are discarded where T is written) or a
+//     binary operator applied where both C and T have an entry;
+//   - descriptor: replace (clear C outside the mask), transpose_a/_b.
+// Checks happen first; if anything throws, C is unchanged. C may be the same
+// object as any input or the mask.
+#pragma once
+
+#include <string>
+#include <type_traits>
+
+#include "tgb/algebra.hpp"
+#include "tgb/descriptor.hpp"
+#include "tgb/detail/host/elementwise.hpp"
+#include "tgb/detail/host/mxm.hpp"
+#include "tgb/detail/host/reduce.hpp"
+#include "tgb/detail/host/writeback.hpp"
+#include "tgb/mask.hpp"
+#include "tgb/matrix.hpp"
+#include "tgb/vector.hpp"
+
+namespace tgb {
+
+namespace detail {
+inline std::string shape(index_t r, index_t c) { return std::to_string(r) + " x " + std::to_string(c); }
+
+// A (or A' when transposed) as tiles, materializing the transpose.
+template <class T>
+struct oriented {
+  const tile_matrix<T>* p;
+  tile_matrix<T> owned;
+  oriented(const Matrix<T>& m, bool transpose) : p(&m.tiles()) {
+    if (transpose) {
+      owned = transpose_tiles(m.tiles());
+      p = &owned;
+    }
+  }
+  const tile_matrix<T>& operator*() const { return *p; }
+};
+
+template <class T>
+index_t rows_of(const Matrix<T>& m, bool tr) { return tr ? m.ncols() : m.nrows(); }
+template <class T>
+index_t cols_of(const Matrix<T>& m, bool tr) { return tr ? m.nrows() : m.ncols(); }
+}  // namespace detail
+
+// C<M> = accum(C, A (+.*) B), with A and B optionally transposed.
+template <class TC, class Mask, class Accum, class Semiring, class TA, class TB>
+void mxm(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Semiring& semiring, const Matrix<TA>& A,
+         const Matrix<TB>& B, const descriptor& desc = {}) {
+  using detail::cols_of;
+  using detail::rows_of;
+  const index_t m = rows_of(A, desc.transpose_a), k = cols_of(A, desc.transpose_a);
+  const index_t kb = rows_of(B, desc.transpose_b), n = cols_of(B, desc.transpose_b);
+  if (k != kb || m != C.nrows() || n != C.ncols())
+    throw dimension_mismatch("tgb::mxm: C is " + detail::shape(C.nrows(), C.ncols()) + ", A" +
+                             (desc.transpose_a ? "'" : "") + " is " + detail::shape(m, k) + ", B" +
+                             (desc.transpose_b ? "'" : "") + " is " + detail::shape(kb, n));
+  detail::guard_alloc([&] {
+    auto M = detail::host::make_mask(mask, C.nrows(), C.ncols());
+    detail::oriented<TA> a(A, desc.transpose_a);
+    detail::oriented<TB> b(B, desc.transpose_b);
+    auto T = detail::host::mxm_product<TC>(*a, *b, M, semiring);
+    detail::host::writeback(C, M, accum, desc.replace, std::move(T), /*t_within_mask=*/true);
+  });
+}
+
+namespace detail {
+template <class TC, class Mask, class Accum, class Op, class TA, class TB>
+void ewise(const char* name, bool add, Matrix<TC>& C, const Mask& mask, const Accum& accum, const Op& op,
+           const Matrix<TA>& A, const Matrix<TB>& B, const descriptor& desc) {
+  const index_t ar = rows_of(A, desc.transpose_a), ac = cols_of(A, desc.transpose_a);
+  const index_t br = rows_of(B, desc.transpose_b), bc = cols_of(B, desc.transpose_b);
+  if (ar != br || ac != bc || ar != C.nrows() || ac != C.ncols())
+    throw dimension_mismatch(std::string("tgb::") + name + ": C is " + shape(C.nrows(), C.ncols()) + ", A is " +
+                             shape(ar, ac) + ", B is " + shape(br, bc));
+  guard_alloc([&] {
+    auto M = host::make_mask(mask, C.nrows(), C.ncols());
+    oriented<TA> a(A, desc.transpose_a);
+    oriented<TB> b(B, desc.transpose_b);
+    auto T = host::ewise<TC>(*a, *b, op, add);
+    host::writeback(C, M, accum, desc.replace, std::move(T), false);
+  });
+}
+}  // namespace detail
+
+// C<M> = accum(C, A .op. B) over the union of the patterns; where only one
+// operand is stored its value is taken as it is.
+template <class TC, class Mask, class Accum, class Op, class TA, class TB>
+void ewise_add(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Op& op, const Matrix<TA>& A,
+               const Matrix<TB>& B, const descriptor& desc = {}) {
+  detail::ewise("ewise_add", true, C, mask, accum, op, A, B, desc);
+}
+
+// C<M> = accum(C, A .op. B) over the intersection of the patterns.
+template <class TC, class Mask, class Accum, class Op, class TA, class TB>
+void ewise_mult(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Op& op, const Matrix<TA>& A,
+                const Matrix<TB>& B, const descriptor& desc = {}) {
+  detail::ewise("ewise_mult", false, C, mask, accum, op, A, B, desc);
+}
+
+// Binding a scalar to a binary operator: apply(C, ..., bind1st(op, s), A)
+// computes op(s, a); bind2nd(op, s) computes op(a, s).
+template <class Op, class S>
+constexpr bind_first<Op, S> bind1st(Op op, S s) { return bind_first<Op, S>{op, s}; }
+template <class Op, class S>
+constexpr bind_second<Op, S> bind2nd(Op op, S s) { return bind_second<Op, S>{op, s}; }
+
+// C<M> = accum(C, f(A)).
+template <class TC, class Mask, class Accum, class UnaryOp, class TA>
+void apply(Matrix<TC>& C, const Mask& mask, const Accum& accum, const UnaryOp& f, const Matrix<TA>& A,
+           const descriptor& desc = {}) {
+  const index_t ar = detail::rows_of(A, desc.transpose_a), ac = detail::cols_of(A, desc.transpose_a);
+  if (ar != C.nrows() || ac != C.ncols())
+    throw dimension_mismatch("tgb::apply: C is " + detail::shape(C.nrows(), C.ncols()) + ", A is " +
+                             detail::shape(ar, ac));
+  detail::guard_alloc([&] {
+    auto M = detail::host::make_mask(mask, C.nrows(), C.ncols());
+    detail::oriented<TA> a(A, desc.transpose_a);
+    auto T = detail::host::apply<TC>(*a, f);
+    detail::host::writeback(C, M, accum, desc.replace, std::move(T), false);
+  });
+}
+
+// C<M> = accum(C, select(A)): keeps A(i,j) where pred(A(i,j), i, j, thunk)
+// (tgb::tril, triu, diag, offdiag, value_eq ... value_le, or any such object).
+template <class TC, class Mask, class Accum, class Pred, class TA, class Y>
+void select(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Pred& pred, const Matrix<TA>& A,
+            const Y& thunk, const descriptor& desc = {}) {
+  const index_t ar = detail::rows_of(A, desc.transpose_a), ac = detail::cols_of(A, desc.transpose_a);
+  if (ar != C.nrows() || ac != C.ncols())
+    throw dimension_mismatch("tgb::select: C is " + detail::shape(C.nrows(), C.ncols()) + ", A is " +
+                             detail::shape(ar, ac));
+  detail::guard_alloc([&] {
+    auto M = detail::host::make_mask(mask, C.nrows(), C.ncols());
+    detail::oriented<TA> a(A, desc.transpose_a);
+    auto T = detail::host::select<TC>(*a, pred, thunk);
+    detail::host::writeback(C, M, accum, desc.replace, std::move(T), false);
+  });
+}
+
+// C<M> = accum(C, A'). With desc.transpose_a the input is transposed twice,
+// as in GrB_transpose, so T = A.
+template <class TC, class Mask, class Accum, class TA>
+void transpose(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Matrix<TA>& A,
+               const descriptor& desc = {}) {
+  const bool tr = !desc.transpose_a;
+  const index_t ar = detail::rows_of(A, tr), ac = detail::cols_of(A, tr);
+  if (ar != C.nrows() || ac != C.ncols())
+    throw dimension_mismatch("tgb::transpose: C is " + detail::shape(C.nrows(), C.ncols()) + ", the result is " +
+                             detail::shape(ar, ac));
+  detail::guard_alloc([&] {
+    auto M = detail::host::make_mask(mask, C.nrows(), C.ncols());
+    detail::oriented<TA> a(A, tr);
+    auto T = detail::host::apply<TC>(*a, identity{});
+    detail::host::writeback(C, M, accum, desc.replace, std::move(T), false);
+  });
+}
+
+// ------------------------------------------------------------- reductions
+// The fold of every entry of A under the monoid; its identity if A is empty.
+template <class T, class Monoid>
+T reduce(const Monoid& monoid, const Matrix<T>& A) {
+  bool has = false;
+  return detail::guard_alloc([&] { return detail::host::reduce_all<T>(A.tiles(), monoid, has); });
+}
+
+// s = accum(s, fold of A) (GrB_Matrix_reduce to a scalar with accumulator).
+template <class S, class Accum, class Monoid, class T>
+void reduce(S& s, const Accum& accum, const Monoid& monoid, const Matrix<T>& A) {
+  bool has = false;
+  const S t = detail::guard_alloc([&] { return detail::host::reduce_all<S>(A.tiles(), monoid, has); });
+  if constexpr (std::is_same_v<Accum, no_accum_t>) s = t;
+  else s = static_cast<S>(accum(s, t));
+}
+
+namespace detail {
+inline bool vector_allowed(no_mask_t, index_t) { return true; }
+template <class U>
+bool vector_allowed(const mask_view<Vector<U>>& v, index_t i) {
+  const bool stored = v.object->present()[i] && (v.structural || v.object->values()[i] != U(0));
+  return stored != v.complemented;
+}
+template <class U>
+bool vector_allowed(const Vector<U>& v, index_t i) {
+  return vector_allowed(mask_view<Vector<U>>{&v, false, false}, i);
+}
+inline void check_vector_mask(no_mask_t, index_t) {}
+template <class M>
+void check_vector_mask(const M& m, index_t n) {
+  const index_t size = as_mask_view(m).object->size();
+  if (size != n)
+    throw dimension_mismatch("tgb::reduce: mask has size " + std::to_string(size) + ", w has size " +
+                             std::to_string(n));
+}
+}  // namespace detail
+
+// w<m> = accum(w, fold of each row of A) (of each column with transpose_a).
+// Rows with no entries give no entry.
+template <class TW, class Mask, class Accum, class Monoid, class TA>
+void reduce(Vector<TW>& w, const Mask& mask, const Accum& accum, const Monoid& monoid, const Matrix<TA>& A,
+            const descriptor& desc = {}) {
+  const index_t n = detail::rows_of(A, desc.transpose_a);
+  if (n != w.size())
+    throw dimension_mismatch("tgb::reduce: w has size " + std::to_string(w.size()) + " but the reduced matrix has " +
+                             std::to_string(n) + " rows");
+  detail::check_vector_mask(mask, w.size());
+  detail::guard_alloc([&] {
+    Vector<TW> t(n);
+    detail::oriented<TA> a(A, desc.transpose_a);
+    detail::host::reduce_rows(*a, monoid, t.mutable_values(), t.mutable_present());
+    Vector<TW> out(n);
+    for (index_t i = 0; i < n; ++i) {
+      const bool has_w = w.present()[i], has_t = t.present()[i];
+      if (detail::vector_allowed(mask, i)) {
+        if constexpr (std::is_same_v<Accum, no_accum_t>) {
+          if (has_t) out.set(i, t.values()[i]);
+        } else {
+          if (has_w && has_t) out.set(i, static_cast<TW>(accum(w.values()[i], t.values()[i])));
+          else if (has_w) out.set(i, w.values()[i]);
+          else if (has_t) out.set(i, t.values()[i]);
+        }
+      } else if (!desc.replace && has_w) {
+        out.set(i, w.values()[i]);
+      }
+    }
+    w.swap(out);
+  });
+}
+
+}  // namespace tgb

@@ -1,0 +1,40 @@
+// tgb: CUDA runtime queries.
+#include <cuda_runtime.h>
+
+#include <string>
+
+#include "tgb/backend.hpp"
+
+namespace tgb {
+
+bool cuda_compiled() noexcept { return true; }
+
+int cuda_device_count() noexcept {
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess) {
+    cudaGetLastError();  // clear the sticky "no device" error
+    return 0;
+  }
+  return n;
+}
+
+std::string cuda_device_description() {
+  int n = 0;
+  const cudaError_t err = cudaGetDeviceCount(&n);
+  if (err != cudaSuccess) {
+    cudaGetLastError();
+    return std::string("no CUDA device: ") + cudaGetErrorString(err);
+  }
+  if (n == 0) return "no CUDA device";
+  cudaDeviceProp prop{};
+  if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess) return "CUDA device 0 (properties unavailable)";
+  int driver = 0, runtime = 0;
+  cudaDriverGetVersion(&driver);
+  cudaRuntimeGetVersion(&runtime);
+  return std::string(prop.name) + " (sm_" + std::to_string(prop.major) + std::to_string(prop.minor) + ", " +
+         std::to_string(prop.totalGlobalMem >> 20) + " MiB, " + std::to_string(prop.multiProcessorCount) +
+         " SMs, driver " + std::to_string(driver / 1000) + "." + std::to_string((driver % 1000) / 10) +
+         ", runtime " + std::to_string(runtime / 1000) + "." + std::to_string((runtime % 1000) / 10) + ")";
+}
+
+}  // namespace tgb

@@ -1,0 +1,193 @@
+// tgb: building the tile layout from sorted CSR, and exporting it back.
+#include <algorithm>
+#include <atomic>
+#include <string>
+
+#include "tgb/detail/tile/spgemm.hpp"
+#include "tgb/detail/tile_storage.hpp"
+
+namespace tgb {
+
+namespace {
+std::atomic<std::pmr::memory_resource*> g_host_resource{nullptr};
+}
+
+std::pmr::memory_resource* host_memory_resource() noexcept {
+  std::pmr::memory_resource* r = g_host_resource.load(std::memory_order_acquire);
+  return r ? r : std::pmr::new_delete_resource();
+}
+
+std::pmr::memory_resource* set_host_memory_resource(std::pmr::memory_resource* r) noexcept {
+  std::pmr::memory_resource* old = g_host_resource.exchange(r, std::memory_order_acq_rel);
+  return old ? old : std::pmr::new_delete_resource();
+}
+
+namespace detail {
+
+void throw_out_of_memory(std::size_t bytes, const char* what) {
+  throw tgb::out_of_memory(std::string("tgb: out of memory: ") + what + " (" + std::to_string(bytes) +
+                           " bytes requested)");
+}
+
+void check_dimensions(index_t nrows, index_t ncols) {
+  if (nrows < 0 || ncols < 0)
+    throw invalid_value("tgb: negative matrix dimension " + std::to_string(nrows) + " x " + std::to_string(ncols));
+  if (nrows > max_dimension || ncols > max_dimension)
+    throw invalid_value("tgb: matrix dimension " + std::to_string(nrows) + " x " + std::to_string(ncols) +
+                        " exceeds the supported maximum of 2^36");
+}
+
+tile_pattern tile_pattern::empty(index_t nrows, index_t ncols) {
+  check_dimensions(nrows, ncols);
+  tile_pattern p;
+  p.nrows = nrows;
+  p.ncols = ncols;
+  p.tile_ptr = buffer<offset_t>(static_cast<std::size_t>(tiles_for(nrows)) + 1, offset_t(0));
+  return p;
+}
+
+namespace {
+
+// Walks the (up to) 16 sorted CSR rows of tile row I tile by tile: calls
+// f(J, r, csr_position, local_col) for every entry, in tile order.
+template <class F, class G>
+void walk_tile_row(index_t nrows, const offset_t* rowptr, const index_t* colidx, index_t I, F&& on_entry,
+                   G&& on_tile_end) {
+  offset_t cur[tile_dim], end[tile_dim];
+  const index_t i0 = I * tile_dim;
+  const int nr = static_cast<int>(std::min<index_t>(tile_dim, nrows - i0));
+  for (int r = 0; r < tile_dim; ++r) {
+    cur[r] = r < nr ? rowptr[i0 + r] : 0;
+    end[r] = r < nr ? rowptr[i0 + r + 1] : 0;
+  }
+  for (;;) {
+    index_t J = -1;
+    for (int r = 0; r < nr; ++r)
+      if (cur[r] < end[r]) {
+        const index_t j = colidx[cur[r]] >> tile_shift;
+        if (J < 0 || j < J) J = j;
+      }
+    if (J < 0) break;
+    for (int r = 0; r < nr; ++r)
+      while (cur[r] < end[r] && (colidx[cur[r]] >> tile_shift) == J) {
+        on_entry(J, r, cur[r], static_cast<int>(colidx[cur[r]] & (tile_dim - 1)));
+        ++cur[r];
+      }
+    on_tile_end(J);
+  }
+}
+
+}  // namespace
+
+tile_pattern pattern_from_sorted_csr(index_t nrows, index_t ncols, const offset_t* rowptr, const index_t* colidx,
+                                     buffer<offset_t>& perm) {
+  tile_pattern p = tile_pattern::empty(nrows, ncols);
+  const index_t tm = p.tile_rows();
+  offset_t* tile_ptr = p.tile_ptr.data();
+
+  // Pass 1: tiles per tile row.
+#pragma omp parallel for schedule(dynamic, 64)
+  for (index_t I = 0; I < tm; ++I) {
+    offset_t n = 0;
+    walk_tile_row(nrows, rowptr, colidx, I, [](index_t, int, offset_t, int) {}, [&](index_t) { ++n; });
+    tile_ptr[I + 1] = n;
+  }
+  for (index_t I = 0; I < tm; ++I) tile_ptr[I + 1] += tile_ptr[I];
+  const offset_t nt = tile_ptr[tm];
+
+  // Pass 2: tile columns, row bits, entries per tile.
+  p.tile_col = buffer<tile_index_t>(nt);
+  p.row_mask = buffer<row_bits>(16 * nt, row_bits(0));
+  p.tile_offset = buffer<offset_t>(nt + 1, offset_t(0));
+  p.row_ptr = buffer<std::uint8_t>(16 * nt);
+  tile_index_t* tcol = p.tile_col.data();
+  row_bits* mask = p.row_mask.data();
+  offset_t* toff = p.tile_offset.data();
+#pragma omp parallel for schedule(dynamic, 64)
+  for (index_t I = 0; I < tm; ++I) {
+    offset_t t = tile_ptr[I];
+    offset_t n = 0;
+    walk_tile_row(
+        nrows, rowptr, colidx, I,
+        [&](index_t, int r, offset_t, int c) {
+          mask[16 * t + r] = row_bits(mask[16 * t + r] | (1u << c));
+          ++n;
+        },
+        [&](index_t J) {
+          tcol[t] = static_cast<tile_index_t>(J);
+          toff[t + 1] = n;
+          n = 0;
+          ++t;
+        });
+  }
+  for (offset_t t = 0; t < nt; ++t) toff[t + 1] += toff[t];
+
+  // Pass 3: level-2 arrays and the permutation into CSR order.
+  fill_tiles_from_masks(p);
+  perm = buffer<offset_t>(static_cast<std::size_t>(p.nnz()));
+  offset_t* pm = perm.data();
+#pragma omp parallel for schedule(dynamic, 64)
+  for (index_t I = 0; I < tm; ++I) {
+    offset_t t = tile_ptr[I];
+    offset_t e = toff[t];
+    walk_tile_row(
+        nrows, rowptr, colidx, I, [&](index_t, int, offset_t pos, int) { pm[e++] = pos; },
+        [&](index_t) { ++t; });
+  }
+  return p;
+}
+
+void fill_tiles_from_masks(tile_pattern& p) {
+  const offset_t nt = p.ntiles();
+  if (p.row_ptr.size() != static_cast<std::size_t>(16 * nt)) p.row_ptr = buffer<std::uint8_t>(16 * nt);
+  p.col_idx = buffer<std::uint8_t>(static_cast<std::size_t>(p.nnz()));
+  const row_bits* mask = p.row_mask.data();
+  std::uint8_t* rp = p.row_ptr.data();
+  std::uint8_t* ci = p.col_idx.data();
+  const offset_t* toff = p.tile_offset.data();
+#pragma omp parallel for schedule(static, 1024)
+  for (offset_t t = 0; t < nt; ++t) {
+    tile::row_ptr_from_masks(mask + 16 * t, rp + 16 * t);
+    tile::col_idx_from_masks(mask + 16 * t, ci + toff[t]);
+  }
+}
+
+void pattern_to_csr(const tile_pattern& p, buffer<offset_t>& rowptr, buffer<index_t>& colidx, buffer<offset_t>& src) {
+  const index_t tm = p.tile_rows();
+  rowptr = buffer<offset_t>(static_cast<std::size_t>(p.nrows) + 1, offset_t(0));
+  colidx = buffer<index_t>(static_cast<std::size_t>(p.nnz()));
+  src = buffer<offset_t>(static_cast<std::size_t>(p.nnz()));
+  offset_t* rp = rowptr.data();
+#pragma omp parallel for schedule(dynamic, 64)
+  for (index_t I = 0; I < tm; ++I) {
+    const int nr = static_cast<int>(std::min<index_t>(tile_dim, p.nrows - I * tile_dim));
+    for (int r = 0; r < nr; ++r) {
+      offset_t n = 0;
+      for (offset_t t = p.tile_ptr[I]; t < p.tile_ptr[I + 1]; ++t) n += tile::popcount16(p.row_mask[16 * t + r]);
+      rp[I * tile_dim + r + 1] = n;
+    }
+  }
+  for (index_t i = 0; i < p.nrows; ++i) rp[i + 1] += rp[i];
+  index_t* ci = colidx.data();
+  offset_t* s = src.data();
+#pragma omp parallel for schedule(dynamic, 64)
+  for (index_t I = 0; I < tm; ++I) {
+    const int nr = static_cast<int>(std::min<index_t>(tile_dim, p.nrows - I * tile_dim));
+    for (int r = 0; r < nr; ++r) {
+      offset_t out = rp[I * tile_dim + r];
+      for (offset_t t = p.tile_ptr[I]; t < p.tile_ptr[I + 1]; ++t) {
+        const offset_t base = p.tile_offset[t];
+        const int b = p.row_ptr[16 * t + r];
+        const int e = r == tile_dim - 1 ? static_cast<int>(p.tile_offset[t + 1] - base) : p.row_ptr[16 * t + r + 1];
+        for (int q = b; q < e; ++q) {
+          ci[out] = index_t(p.tile_col[t]) * tile_dim + p.col_idx[base + q];
+          s[out] = base + q;
+          ++out;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace detail
+}  // namespace tgb
