@@ -33,7 +33,7 @@ struct line_reader {
     return true;
   }
   [[noreturn]] void fail(const std::string& msg) const {
-    throw io_error(name + ":" + std::to_string(line) + ": " + msg);
+    throw io_error(name + ":" + std::to_string(line == 0 ? 1 : line) + ": " + msg);
   }
   std::size_t remaining() const { return static_cast<std::size_t>(end - p); }
 };
@@ -133,13 +133,24 @@ raw_entries parse_matrix_market(const std::string& text, const std::string& name
   if (array && raw.kind == value_kind::pattern) lr.fail("an array file cannot have the pattern field");
   if (s == symmetry::skew && raw.kind == value_kind::pattern) lr.fail("a pattern matrix cannot be skew-symmetric");
 
-  // Comments, then the size line.
+  // Comments, then the size line. LAGraph's "%%GraphBLAS type double" (or
+  // float) comment says the values are floating point even when the field
+  // says integer (so they may be inf or nan).
   for (;;) {
     if (!lr.next(b, e)) lr.fail("the file ends before the size line");
     if (blank(b, e)) continue;
     const char* q = b;
     while (q < e && std::isspace(static_cast<unsigned char>(*q))) ++q;
-    if (*q == '%') continue;
+    if (*q == '%') {
+      const char* ctb[4];
+      const char* cte[4];
+      if (tokenize(q, e, false, ctb, cte, 3) == 3 && std::string(ctb[0], cte[0]) == "%%GraphBLAS" &&
+          lower(ctb[1], cte[1]) == "type") {
+        const std::string t = lower(ctb[2], cte[2]);
+        if ((t == "double" || t == "float") && raw.kind == value_kind::integer) raw.kind = value_kind::real;
+      }
+      continue;
+    }
     break;
   }
   nt = tokenize(b, e, false, tb, te, 3);
@@ -169,9 +180,6 @@ raw_entries parse_matrix_market(const std::string& text, const std::string& name
     declared = static_cast<std::int64_t>(count);
   } else {
     declared = parse_dim(lr, tb[2], te[2], "entry count");
-    if (static_cast<unsigned __int128>(declared) > cells)
-      lr.fail("declares " + std::to_string(declared) + " entries, more than the " + std::to_string(raw.nrows) +
-              " x " + std::to_string(raw.ncols) + " matrix has positions");
     // Every entry line needs at least "1 1\n" (pattern) or "1 1 1\n".
     const std::size_t min_line = raw.kind == value_kind::pattern ? 4 : 6;
     if (static_cast<std::uint64_t>(declared) > lr.remaining() / min_line + 1)

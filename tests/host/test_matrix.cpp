@@ -1,0 +1,150 @@
+// Matrix<T>: building from COO and CSR, export, element lookup, shapes, the
+// tile layout's invariants, and errors.
+#include <cstdint>
+#include <random>
+
+#include "../oracle.hpp"
+#include "../tgb_catch.hpp"
+
+using namespace tgb;
+
+namespace {
+
+// Checks the two-level layout against its definition (docs/tile-format.md).
+template <class T>
+void check_layout(const Matrix<T>& m) {
+  const auto& p = m.tiles().pat;
+  REQUIRE(p.tile_ptr.size() == static_cast<std::size_t>(detail::tiles_for(m.nrows())) + 1);
+  REQUIRE(p.tile_ptr[0] == 0);
+  for (index_t I = 0; I < p.tile_rows(); ++I) {
+    REQUIRE(p.tile_ptr[I] <= p.tile_ptr[I + 1]);
+    for (offset_t t = p.tile_ptr[I]; t < p.tile_ptr[I + 1]; ++t) {
+      if (t > p.tile_ptr[I]) REQUIRE(p.tile_col[t - 1] < p.tile_col[t]);
+      REQUIRE(index_t(p.tile_col[t]) < p.tile_cols());
+      int n = 0;
+      for (int r = 0; r < tile_dim; ++r) {
+        REQUIRE(p.row_ptr[16 * t + r] == n);
+        n += __builtin_popcount(p.row_mask[16 * t + r]);
+        if (I * 16 + r >= m.nrows()) REQUIRE(p.row_mask[16 * t + r] == 0);
+      }
+      REQUIRE(n == p.tile_offset[t + 1] - p.tile_offset[t]);
+      REQUIRE(n > 0);
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("from_coo with each duplicate policy", "[matrix][build]") {
+  std::vector<int> r{1, 0, 1, 1}, c{2, 0, 2, 2};
+  std::vector<double> v{1.5, 2.0, 3.0, 4.0};
+  CHECK_THROWS_AS(Matrix<double>::from_coo(3, 3, r, c, v, no_duplicates), invalid_value);
+  try {
+    Matrix<double>::from_coo(3, 3, r, c, v, no_duplicates);
+  } catch (const invalid_value& e) {
+    CHECK(e.info_code() == -3);
+    CHECK(std::string(e.what()).find("(1, 2)") != std::string::npos);
+  }
+  CHECK(*Matrix<double>::from_coo(3, 3, r, c, v, first{}).get(1, 2) == 1.5);
+  CHECK(*Matrix<double>::from_coo(3, 3, r, c, v, second{}).get(1, 2) == 4.0);
+  CHECK(*Matrix<double>::from_coo(3, 3, r, c, v, plus{}).get(1, 2) == 8.5);
+  CHECK(Matrix<double>::from_coo(3, 3, r, c, v, plus{}).nvals() == 2);
+}
+
+TEST_CASE("from_coo rejects out-of-range and mismatched input", "[matrix][build][errors]") {
+  std::vector<int> r{0, 3}, c{0, 1};
+  std::vector<int> v{1, 2};
+  CHECK_THROWS_AS(Matrix<int>::from_coo(3, 3, r, c, v, no_duplicates), index_out_of_bounds);
+  std::vector<int> neg{-1, 0};
+  CHECK_THROWS_AS(Matrix<int>::from_coo(3, 3, neg, c, v, no_duplicates), index_out_of_bounds);
+  std::vector<std::uint64_t> huge{0, std::uint64_t(1) << 63};
+  CHECK_THROWS_AS(Matrix<int>::from_coo(3, 3, huge, c, v, no_duplicates), index_out_of_bounds);
+  std::vector<int> short_v{1};
+  CHECK_THROWS_AS(Matrix<int>::from_coo(3, 3, c, c, short_v, no_duplicates), invalid_value);
+  CHECK_THROWS_AS(Matrix<int>(-1, 3), invalid_value);
+  CHECK_THROWS_AS(Matrix<int>(index_t(1) << 40, 3), invalid_value);
+}
+
+TEST_CASE("from_csr sorts rows and validates", "[matrix][build]") {
+  std::vector<int> rp{0, 2, 2, 3}, ci{5, 1, 0};
+  std::vector<float> v{1, 2, 3};
+  auto m = Matrix<float>::from_csr(3, 6, rp, ci, v);
+  CHECK(m.nvals() == 3);
+  CHECK(*m.get(0, 1) == 2.0f);
+  CHECK(*m.get(0, 5) == 1.0f);
+  auto out = m.to_csr();
+  CHECK(out.rowptr == std::vector<offset_t>{0, 2, 2, 3});
+  CHECK(out.colidx == std::vector<index_t>{1, 5, 0});
+  std::vector<int> bad_rp{0, 3, 2, 3};
+  CHECK_THROWS_AS(Matrix<float>::from_csr(3, 6, bad_rp, ci, v), invalid_value);
+  std::vector<int> dup_ci{1, 1, 0};
+  CHECK_THROWS_AS(Matrix<float>::from_csr(3, 6, rp, dup_ci, v), invalid_value);
+  std::vector<int> oob_ci{1, 6, 0};
+  CHECK_THROWS_AS(Matrix<float>::from_csr(3, 6, rp, oob_ci, v), index_out_of_bounds);
+  std::vector<int> short_rp{0, 2};
+  CHECK_THROWS_AS(Matrix<float>::from_csr(3, 6, short_rp, ci, v), invalid_value);
+}
+
+TEST_CASE("element lookup: absent is not an error, outside is", "[matrix]") {
+  std::vector<int> r{16}, c{31};
+  std::vector<std::int64_t> v{-7};
+  auto m = Matrix<std::int64_t>::from_coo(17, 33, r, c, v, no_duplicates);
+  CHECK(*m.get(16, 31) == -7);
+  CHECK_FALSE(m.get(16, 32).has_value());
+  CHECK_FALSE(m.get(0, 0).has_value());
+  CHECK_THROWS_AS(m.get(17, 0), invalid_index);
+  CHECK_THROWS_AS(m.get(0, -1), invalid_index);
+  try {
+    m.get(17, 0);
+  } catch (const error& e) {
+    CHECK(e.info_code() == -4);
+  }
+}
+
+TEST_CASE("every shape round-trips through the tile layout", "[matrix][random]") {
+  std::mt19937_64 rng(7);
+  for (index_t m : {0, 1, 15, 16, 17, 33, 250})
+    for (index_t n : {0, 1, 15, 16, 17, 33, 301})
+      for (double density : {0.01, 0.2, 1.0}) {
+        auto A = oracle::random_matrix<double>(rng, m, n, density);
+        INFO(m << " x " << n << " density " << density);
+        CHECK(A.nrows() == m);
+        CHECK(A.ncols() == n);
+        check_layout(A);
+        const auto coo = A.to_coo();
+        // Sorted by (row, col), and every entry found by get().
+        for (std::size_t k = 0; k < coo.rows.size(); ++k) {
+          if (k) REQUIRE(std::make_pair(coo.rows[k - 1], coo.cols[k - 1]) < std::make_pair(coo.rows[k], coo.cols[k]));
+          REQUIRE(*A.get(coo.rows[k], coo.cols[k]) == coo.values[k]);
+        }
+        const auto B = Matrix<double>::from_coo(m, n, coo.rows, coo.cols, coo.values, no_duplicates);
+        REQUIRE(oracle::diff(oracle::to_map(B), oracle::to_map(A)) == "");
+        const auto csr = A.to_csr();
+        const auto C = Matrix<double>::from_csr(m, n, csr.rowptr, csr.colidx, csr.values);
+        REQUIRE(oracle::diff(oracle::to_map(C), oracle::to_map(A)) == "");
+      }
+}
+
+TEST_CASE("bool matrices and clear()", "[matrix]") {
+  std::vector<int> r{0, 1}, c{1, 0};
+  std::vector<bool> v{true, false};
+  auto m = Matrix<bool>::from_coo(2, 2, r, c, v, no_duplicates);
+  CHECK(m.nvals() == 2);
+  CHECK(*m.get(0, 1) == true);
+  CHECK(*m.get(1, 0) == false);
+  m.clear();
+  CHECK(m.nvals() == 0);
+  CHECK(m.nrows() == 2);
+}
+
+TEST_CASE("the layout stores nnz offsets in 64 bits and dimensions up to 2^36", "[matrix][limits]") {
+  static_assert(sizeof(offset_t) == 8, "nnz offsets are 64-bit");
+  // A tall, thin matrix past 2^26 rows, not a multiple of 16. (Building
+  // needs O(rows) temporary memory: see docs/tile-format.md.)
+  const index_t big = (index_t(1) << 26) + 5;
+  std::vector<index_t> r{0, big - 1}, c{0, 3};
+  std::vector<int> v{1, 2};
+  auto m = Matrix<int>::from_coo(big, 4, r, c, v, no_duplicates);
+  CHECK(*m.get(big - 1, 3) == 2);
+  CHECK(m.ntiles() == 2);
+}

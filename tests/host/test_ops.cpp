@@ -1,0 +1,246 @@
+// ewise_add, ewise_mult, apply, select, reduce and transpose on the host:
+// hand-checked cases and randomized cases against the oracle, each through
+// the same mask/accum/replace write-back as mxm.
+#include <random>
+
+#include "../oracle.hpp"
+#include "../tgb_catch.hpp"
+
+using namespace tgb;
+using oracle::dmap;
+
+namespace {
+
+Matrix<int> small(std::vector<index_t> r, std::vector<index_t> c, std::vector<int> v, index_t m = 3, index_t n = 3) {
+  return Matrix<int>::from_coo(m, n, r, c, v, no_duplicates);
+}
+
+// Runs op(C, mask) for a random mask mode and checks C against the oracle's
+// write-back of T_want.
+template <class TC, class Run, class Acc>
+void check_writeback(std::mt19937_64& rng, index_t m, index_t n, const dmap<TC>& T_want, Run run, const Acc& acc,
+                     const std::string& what) {
+  auto C0 = oracle::random_matrix<TC>(rng, m, n, 0.3);
+  auto Mm = oracle::random_matrix<int>(rng, m, n, 0.5);
+  for (int mode = 0; mode < 5; ++mode)
+    for (int rep = 0; rep < 2; ++rep)
+      for (int ac = 0; ac < 2; ++ac) {
+        Matrix<TC> C = C0;
+        descriptor d;
+        d.replace = rep == 1;
+        oracle::mask_spec ms;
+        auto go = [&](const auto& mask) {
+          if (ac) run(C, mask, acc, d);
+          else run(C, mask, no_accum, d);
+        };
+        switch (mode) {
+          case 0: go(no_mask); break;
+          case 1: go(Mm); ms = oracle::make_mask_spec(Mm, false, false); break;
+          case 2: go(structure(Mm)); ms = oracle::make_mask_spec(Mm, true, false); break;
+          case 3: go(complement(Mm)); ms = oracle::make_mask_spec(Mm, false, true); break;
+          default: go(complement(structure(Mm))); ms = oracle::make_mask_spec(Mm, true, true); break;
+        }
+        const auto want = oracle::writeback<TC>(oracle::to_map(C0), T_want, ms,
+                                                ac ? std::optional<Acc>(acc) : std::optional<Acc>(), d.replace);
+        INFO(what << " mask=" << mode << " replace=" << rep << " accum=" << ac << " shape " << m << " x " << n);
+        REQUIRE(oracle::diff(oracle::to_map(C), want) == "");
+      }
+}
+
+}  // namespace
+
+TEST_CASE("ewise_add and ewise_mult by hand", "[ewise][hand]") {
+  auto A = small({0, 1}, {0, 1}, {1, 2});
+  auto B = small({1, 2}, {1, 2}, {10, 20});
+  Matrix<int> C(3, 3);
+  ewise_add(C, no_mask, no_accum, plus{}, A, B);
+  CHECK(C.nvals() == 3);
+  CHECK(*C.get(0, 0) == 1);
+  CHECK(*C.get(1, 1) == 12);
+  CHECK(*C.get(2, 2) == 20);
+  ewise_mult(C, no_mask, no_accum, times{}, A, B);
+  CHECK(C.nvals() == 1);
+  CHECK(*C.get(1, 1) == 20);
+  // A monoid works as the operator too.
+  ewise_add(C, no_mask, no_accum, max_monoid{}, A, B);
+  CHECK(*C.get(1, 1) == 10);
+  Matrix<int> wrong(2, 3);
+  CHECK_THROWS_AS(ewise_add(wrong, no_mask, no_accum, plus{}, A, B), dimension_mismatch);
+}
+
+TEST_CASE("apply with unary operators and bound scalars", "[apply][hand]") {
+  auto A = small({0, 2}, {1, 2}, {3, -4});
+  Matrix<int> C(3, 3);
+  apply(C, no_mask, no_accum, ainv{}, A);
+  CHECK(*C.get(0, 1) == -3);
+  CHECK(*C.get(2, 2) == 4);
+  apply(C, no_mask, no_accum, bind2nd(minus{}, 1), A);
+  CHECK(*C.get(0, 1) == 2);
+  apply(C, no_mask, no_accum, bind1st(minus{}, 1), A);
+  CHECK(*C.get(0, 1) == -2);
+  apply(C, no_mask, no_accum, abs_op{}, A);
+  CHECK(*C.get(2, 2) == 4);
+  Matrix<double> D(3, 3);
+  apply(D, no_mask, no_accum, [](int x) { return x * 0.5; }, A);
+  CHECK(*D.get(0, 1) == 1.5);
+  Matrix<int> T(3, 3);
+  apply(T, no_mask, no_accum, identity{}, A, descriptor{}.with_transpose_a());
+  CHECK(*T.get(1, 0) == 3);
+}
+
+TEST_CASE("select: triangles, diagonals and value comparisons", "[select][hand]") {
+  // Full 3x3 with A(i,j) = 3i + j.
+  std::vector<index_t> r, c;
+  std::vector<int> v;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) r.push_back(i), c.push_back(j), v.push_back(3 * i + j);
+  auto A = Matrix<int>::from_coo(3, 3, r, c, v, no_duplicates);
+  Matrix<int> C(3, 3);
+  select(C, no_mask, no_accum, tril{}, A, -1);  // strictly lower
+  CHECK(C.nvals() == 3);
+  CHECK(*C.get(2, 0) == 6);
+  select(C, no_mask, no_accum, triu{}, A, 0);
+  CHECK(C.nvals() == 6);
+  select(C, no_mask, no_accum, diag{}, A, 1);
+  CHECK(C.nvals() == 2);
+  CHECK(*C.get(0, 1) == 1);
+  select(C, no_mask, no_accum, offdiag{}, A, 0);
+  CHECK(C.nvals() == 6);
+  select(C, no_mask, no_accum, value_gt{}, A, 4);
+  CHECK(C.nvals() == 4);
+  select(C, no_mask, no_accum, value_le{}, A, 0);
+  CHECK(C.nvals() == 1);
+  select(C, no_mask, no_accum, value_eq{}, A, 7);
+  CHECK(*C.get(2, 1) == 7);
+  select(C, no_mask, no_accum, value_ne{}, A, 7);
+  CHECK(C.nvals() == 8);
+  select(C, no_mask, no_accum, value_ge{}, A, 8);
+  CHECK(C.nvals() == 1);
+  select(C, no_mask, no_accum, value_lt{}, A, 1);
+  CHECK(C.nvals() == 1);
+}
+
+TEST_CASE("reduce to scalars and vectors", "[reduce][hand]") {
+  auto A = small({0, 0, 2}, {0, 2, 1}, {5, -3, 7});
+  CHECK(reduce(plus_monoid{}, A) == 9);
+  CHECK(reduce(min_monoid{}, A) == -3);
+  CHECK(reduce(max_monoid{}, A) == 7);
+  Matrix<int> E(4, 4);
+  CHECK(reduce(max_monoid{}, E) == std::numeric_limits<int>::lowest());  // identity when empty
+  CHECK(reduce(plus_monoid{}, Matrix<double>(2, 2)) == 0.0);
+  int s = 100;
+  reduce(s, plus{}, plus_monoid{}, A);
+  CHECK(s == 109);
+  Vector<int> w(3);
+  reduce(w, no_mask, no_accum, plus_monoid{}, A);
+  CHECK(*w.get(0) == 2);
+  CHECK_FALSE(w.get(1).has_value());  // empty row: no entry
+  CHECK(*w.get(2) == 7);
+  Vector<int> cols(3);
+  reduce(cols, no_mask, no_accum, max_monoid{}, A, descriptor{}.with_transpose_a());
+  CHECK(*cols.get(0) == 5);
+  CHECK(*cols.get(1) == 7);
+  CHECK(*cols.get(2) == -3);
+  // Vector mask, accumulate, replace.
+  Vector<bool> m(3);
+  m.set(0, true);
+  m.set(1, true);
+  Vector<int> acc(3);
+  acc.set(0, 1);
+  acc.set(2, 1);
+  reduce(acc, m, plus{}, plus_monoid{}, A, descriptor{}.with_replace());
+  CHECK(*acc.get(0) == 3);
+  CHECK_FALSE(acc.get(1).has_value());
+  CHECK_FALSE(acc.get(2).has_value());  // outside the mask, replaced
+  Vector<int> bad(4);
+  CHECK_THROWS_AS(reduce(bad, no_mask, no_accum, plus_monoid{}, A), dimension_mismatch);
+}
+
+TEST_CASE("transpose with masks; double transpose via the descriptor", "[transpose][hand]") {
+  auto A = small({0, 1}, {2, 0}, {4, 5}, 2, 3);
+  Matrix<int> C(3, 2);
+  transpose(C, no_mask, no_accum, A);
+  CHECK(*C.get(2, 0) == 4);
+  CHECK(*C.get(0, 1) == 5);
+  Matrix<int> D(2, 3);
+  transpose(D, no_mask, no_accum, A, descriptor{}.with_transpose_a());
+  CHECK(*D.get(0, 2) == 4);
+  CHECK_THROWS_AS(transpose(D, no_mask, no_accum, A), dimension_mismatch);
+}
+
+TEST_CASE("element-wise, apply, select and transpose against the oracle", "[ewise][apply][select][transpose][random]") {
+  std::mt19937_64 rng(99);
+  for (index_t m : {0, 1, 17, 40})
+    for (index_t n : {1, 16, 33})
+      for (double density : {0.05, 0.5}) {
+        auto A = oracle::random_matrix<int>(rng, m, n, density);
+        auto B = oracle::random_matrix<int>(rng, m, n, density);
+        const auto Am = oracle::to_map(A), Bm = oracle::to_map(B);
+        dmap<int> add = Am, mult;
+        for (const auto& [k, b] : Bm) {
+          auto it = add.find(k);
+          if (it == add.end()) add[k] = b;
+          else {
+            it->second = it->second * b;  // op = times on the union
+            mult[k] = it->second;
+          }
+        }
+        check_writeback<int>(
+            rng, m, n, add,
+            [&](Matrix<int>& C, const auto& mask, const auto& acc, const descriptor& d) {
+              ewise_add(C, mask, acc, times{}, A, B, d);
+            },
+            plus{}, "ewise_add");
+        check_writeback<int>(
+            rng, m, n, mult,
+            [&](Matrix<int>& C, const auto& mask, const auto& acc, const descriptor& d) {
+              ewise_mult(C, mask, acc, times{}, A, B, d);
+            },
+            min{}, "ewise_mult");
+        dmap<int> neg, lower;
+        for (const auto& [k, a] : Am) {
+          neg[k] = -a;
+          if (k.second <= k.first + 1) lower[k] = a;
+        }
+        check_writeback<int>(
+            rng, m, n, neg,
+            [&](Matrix<int>& C, const auto& mask, const auto& acc, const descriptor& d) {
+              apply(C, mask, acc, ainv{}, A, d);
+            },
+            plus{}, "apply");
+        check_writeback<int>(
+            rng, m, n, lower,
+            [&](Matrix<int>& C, const auto& mask, const auto& acc, const descriptor& d) {
+              select(C, mask, acc, tril{}, A, 1, d);
+            },
+            max{}, "select");
+        check_writeback<int>(
+            rng, n, m, oracle::transposed(Am),
+            [&](Matrix<int>& C, const auto& mask, const auto& acc, const descriptor& d) {
+              transpose(C, mask, acc, A, d);
+            },
+            plus{}, "transpose");
+        // Row and column reductions.
+        Vector<int> w(m), wc(n);
+        reduce(w, no_mask, no_accum, plus_monoid{}, A);
+        reduce(wc, no_mask, no_accum, min_monoid{}, A, descriptor{}.with_transpose_a());
+        std::map<index_t, int> rs, cm;
+        for (const auto& [k, a] : Am) {
+          rs[k.first] += a;
+          auto it = cm.find(k.second);
+          if (it == cm.end()) cm[k.second] = a;
+          else it->second = std::min(it->second, a);
+        }
+        for (index_t i = 0; i < m; ++i) {
+          if (rs.count(i)) REQUIRE(w.get(i) == std::optional<int>(rs[i]));
+          else REQUIRE_FALSE(w.get(i).has_value());
+        }
+        for (index_t j = 0; j < n; ++j) {
+          if (cm.count(j)) REQUIRE(wc.get(j) == std::optional<int>(cm[j]));
+          else REQUIRE_FALSE(wc.get(j).has_value());
+        }
+        int total = 0;
+        for (const auto& [k, a] : Am) total += a;
+        REQUIRE(reduce(plus_monoid{}, A) == total);
+      }
+}
