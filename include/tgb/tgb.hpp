@@ -12,3 +12,4 @@
 #include "tgb/matrix.hpp"
 #include "tgb/operations.hpp"
 #include "tgb/vector.hpp"
+#include "tgb/algorithms/triangle_count.hpp"

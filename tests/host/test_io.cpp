@@ -16,18 +16,6 @@ namespace {
 
 std::string data(const std::string& f) { return std::string(TGB_TEST_DATA_DIR) + "/" + f; }
 
-// Undirected triangle count by the masked product C<L> = L plus_pair L'.
-std::int64_t triangles(const Matrix<double>& A) {
-  const index_t n = A.nrows();
-  Matrix<bool> P(n, n), S(n, n), L(n, n);
-  apply(P, no_mask, no_accum, one{}, A);
-  ewise_add(S, no_mask, no_accum, lor{}, P, P, descriptor{}.with_transpose_b());
-  select(L, no_mask, no_accum, tril{}, S, -1);
-  Matrix<std::int64_t> C(n, n);
-  mxm(C, structure(L), no_accum, plus_pair, L, L, descriptor{}.with_transpose_b());
-  return reduce(plus_monoid{}, C);
-}
-
 // Expects f() to throw E whose message contains every fragment.
 template <class E, class F>
 void expect_error(F f, std::initializer_list<const char*> fragments) {
@@ -66,7 +54,7 @@ TEST_CASE("real matrices: sizes and known triangle counts", "[io][real]") {
     const auto A = io::read_matrix_market<double>(data(k.file));
     CHECK(A.nrows() == k.n);
     CHECK(A.ncols() == k.n);
-    CHECK(triangles(A) == k.tri);
+    CHECK(triangle_count(A) == k.tri);
   }
   const auto K = io::read_matrix_market<bool>(data("karate.mtx"));
   CHECK(K.nvals() == 156);  // 78 stored, mirrored

@@ -1,0 +1,160 @@
+// tgb command line: `info`, the option parsing of `mxm`, and helpers.
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+
+#include "cli.hpp"
+#include "tgb/tgb.hpp"
+
+namespace tgb::cli {
+
+const std::vector<std::string>& semiring_names() {
+  static const std::vector<std::string> names{
+      "plus_times", "plus_min",  "min_plus",    "max_plus",   "min_times",  "max_times", "min_max",
+      "max_min",    "lor_land",  "plus_pair",   "any_pair",   "plus_first", "plus_second", "min_first",
+      "min_second", "any_second", "any_first", "max_first", "max_second"};
+  return names;
+}
+
+const std::vector<std::string>& operator_names() {
+  // Order matches runtime_op in mxm_impl.hpp.
+  static const std::vector<std::string> names{"plus", "minus", "times", "min", "max", "first", "second",
+                                              "pair", "any",   "lor",   "land", "lxor", "eq",    "ne"};
+  return names;
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+std::string json_escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\', out += c;
+    else if (static_cast<unsigned char>(c) < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      out += buf;
+    } else out += c;
+  }
+  return out;
+}
+
+int cmd_info(const std::vector<std::string>& args) {
+  std::string file;
+  bool json = false;
+  for (const auto& a : args) {
+    if (a == "--json") json = true;
+    else if (!a.empty() && a[0] == '-') throw usage_error("tgb info: unknown option '" + a + "'");
+    else if (file.empty()) file = a;
+    else throw usage_error("tgb info: takes one file");
+  }
+  if (file.empty()) throw usage_error("tgb info: no file given");
+  const Matrix<double> A = io::read_graph<double>(file);
+  // Histogram of entries per tile in powers of two: 1, 2-3, 4-7, ..., 128-255, 256.
+  const auto& p = A.tiles().pat;
+  std::vector<offset_t> hist(10, 0);
+  for (offset_t t = 0; t < p.ntiles(); ++t) {
+    const offset_t n = p.tile_offset[t + 1] - p.tile_offset[t];
+    int b = 0;
+    while ((offset_t(2) << b) <= n && b < 8) ++b;
+    ++hist[n == 256 ? 9 : b];
+  }
+  const char* labels[] = {"1", "2-3", "4-7", "8-15", "16-31", "32-63", "64-127", "128-255", "", "256"};
+  const double avg = p.ntiles() ? double(A.nvals()) / double(p.ntiles()) : 0.0;
+  if (json) {
+    std::cout << "{\"file\":\"" << json_escape(file) << "\",\"nrows\":" << A.nrows() << ",\"ncols\":" << A.ncols()
+              << ",\"nvals\":" << A.nvals() << ",\"ntiles\":" << A.ntiles() << ",\"entries_per_tile\":" << avg
+              << ",\"tile_histogram\":{";
+    bool first = true;
+    for (int b = 0; b < 10; ++b) {
+      if (b == 8) continue;
+      std::cout << (first ? "" : ",") << "\"" << labels[b] << "\":" << hist[b];
+      first = false;
+    }
+    std::cout << "}}\n";
+  } else {
+    std::cout << "file:            " << file << "\n"
+              << "rows:            " << A.nrows() << "\n"
+              << "columns:         " << A.ncols() << "\n"
+              << "stored entries:  " << A.nvals() << "\n"
+              << "non-empty tiles: " << A.ntiles() << " (16x16)\n"
+              << "entries/tile:    " << avg << "\n"
+              << "entries per tile histogram:\n";
+    for (int b = 0; b < 10; ++b) {
+      if (b == 8) continue;
+      char line[64];
+      std::snprintf(line, sizeof line, "  %8s %12lld\n", labels[b], static_cast<long long>(hist[b]));
+      std::cout << line;
+    }
+  }
+  return 0;
+}
+
+int cmd_mxm(const std::vector<std::string>& args) {
+  mxm_options o;
+  std::vector<std::string> pos;
+  for (std::size_t k = 0; k < args.size(); ++k) {
+    const std::string& a = args[k];
+    auto value = [&]() -> std::string {
+      if (k + 1 >= args.size()) throw usage_error("tgb mxm: " + a + " needs a value");
+      return args[++k];
+    };
+    if (a == "-o" || a == "--output") o.out = value();
+    else if (a == "--semiring") o.semiring = value();
+    else if (a == "--type") o.type = value();
+    else if (a == "--mask") o.mask = value();
+    else if (a == "--complement") o.complement = true;
+    else if (a == "--structure") o.structure = true;
+    else if (a == "--replace") o.replace = true;
+    else if (a == "--accum") o.accum = value();
+    else if (a == "--init") o.init = value();
+    else if (a == "--transpose-a") o.transpose_a = true;
+    else if (a == "--transpose-b") o.transpose_b = true;
+    else if (a == "--backend") o.backend = value();
+    else if (a == "--json") o.json = true;
+    else if (a == "--repeat") {
+      const std::string v = value();
+      char* end = nullptr;
+      const long r = std::strtol(v.c_str(), &end, 10);
+      if (!end || *end || r < 1 || r > 100000) throw usage_error("tgb mxm: --repeat takes a count from 1 to 100000");
+      o.repeat = static_cast<int>(r);
+    } else if (!a.empty() && a[0] == '-' && a != "-") throw usage_error("tgb mxm: unknown option '" + a + "'");
+    else pos.push_back(a);
+  }
+  if (pos.size() != 2) throw usage_error("tgb mxm: needs two input files, A and B");
+  o.a = pos[0];
+  o.b = pos[1];
+  if (o.backend != "auto" && o.backend != "host" && o.backend != "cuda")
+    throw usage_error("tgb mxm: --backend must be auto, host or cuda");
+  if ((o.complement || o.structure) && o.mask.empty())
+    throw usage_error("tgb mxm: --complement and --structure modify a mask; give one with --mask");
+  if (!o.accum.empty()) {
+    const auto& ops = operator_names();
+    if (std::find(ops.begin(), ops.end(), o.accum) == ops.end()) {
+      std::string all;
+      for (const auto& s : ops) all += (all.empty() ? "" : ", ") + s;
+      throw usage_error("tgb mxm: unknown accumulator '" + o.accum + "' (one of: " + all + ")");
+    }
+  }
+  {
+    const auto& names = semiring_names();
+    if (std::find(names.begin(), names.end(), o.semiring) == names.end()) {
+      std::string all;
+      for (const auto& s : names) all += (all.empty() ? "" : ", ") + s;
+      throw usage_error("tgb mxm: unknown semiring '" + o.semiring + "' (one of: " + all + ")");
+    }
+  }
+  if (o.type == "bool") return run_mxm_bool(o);
+  if (o.type == "int32") return run_mxm_int32(o);
+  if (o.type == "int64") return run_mxm_int64(o);
+  if (o.type == "fp32") return run_mxm_fp32(o);
+  if (o.type == "fp64") return run_mxm_fp64(o);
+  throw usage_error("tgb mxm: --type must be bool, int32, int64, fp32 or fp64");
+}
+
+}  // namespace tgb::cli

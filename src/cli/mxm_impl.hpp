@@ -1,0 +1,133 @@
+// tgb command line: `tgb mxm` for one value type.
+#pragma once
+
+#include <omp.h>
+
+#include <chrono>
+#include <iostream>
+#include <sstream>
+
+#include "cli.hpp"
+#include "tgb/tgb.hpp"
+
+namespace tgb::cli {
+
+// An accumulator chosen at run time: it only runs in the write-back, so one
+// instantiation serves every operator name.
+struct runtime_op {
+  int op = 0;
+  template <class T>
+  T operator()(T a, T b) const {
+    switch (op) {
+      case 0: return plus{}(a, b);
+      case 1: return minus{}(a, b);
+      case 2: return times{}(a, b);
+      case 3: return min{}(a, b);
+      case 4: return max{}(a, b);
+      case 5: return first{}(a, b);
+      case 6: return second{}(a, b);
+      case 7: return pair{}(a, b);
+      case 8: return any{}(a, b);
+      case 9: return lor{}(a, b);
+      case 10: return land{}(a, b);
+      case 11: return lxor{}(a, b);
+      case 12: return eq{}(a, b);
+      default: return ne{}(a, b);
+    }
+  }
+};
+
+template <class F>
+void with_semiring(const std::string& name, F&& f) {
+  if (name == "plus_times") f(plus_times);
+  else if (name == "plus_min") f(plus_min);
+  else if (name == "min_plus") f(min_plus);
+  else if (name == "max_plus") f(max_plus);
+  else if (name == "min_times") f(min_times);
+  else if (name == "max_times") f(max_times);
+  else if (name == "min_max") f(min_max);
+  else if (name == "max_min") f(max_min);
+  else if (name == "lor_land") f(lor_land);
+  else if (name == "plus_pair") f(plus_pair);
+  else if (name == "any_pair") f(any_pair);
+  else if (name == "plus_first") f(plus_first);
+  else if (name == "plus_second") f(plus_second);
+  else if (name == "min_first") f(min_first);
+  else if (name == "min_second") f(min_second);
+  else if (name == "any_second") f(any_second);
+  else if (name == "any_first") f(any_first);
+  else if (name == "max_first") f(max_first);
+  else if (name == "max_second") f(max_second);
+  else {
+    std::string all;
+    for (const auto& s : semiring_names()) all += (all.empty() ? "" : ", ") + s;
+    throw usage_error("unknown semiring '" + name + "' (one of: " + all + ")");
+  }
+}
+
+template <class T>
+int run_mxm(const mxm_options& o) {
+  if (o.backend == "cuda") {
+    if (cuda_device_count() == 0)
+      throw not_implemented("--backend cuda: " + cuda_device_description());
+    throw not_implemented("--backend cuda: the CUDA backend does not run mxm in this release; use host or auto");
+  }
+  const Matrix<T> A = io::read_graph<T>(o.a);
+  const Matrix<T> B = io::read_graph<T>(o.b);
+  const index_t m = o.transpose_a ? A.ncols() : A.nrows();
+  const index_t n = o.transpose_b ? B.nrows() : B.ncols();
+  const Matrix<T> C0 = o.init.empty() ? Matrix<T>(m, n) : io::read_graph<T>(o.init);
+  // No mask is the complement of an empty structural mask: it admits every
+  // position, so one instantiation covers both.
+  const Matrix<double> M = o.mask.empty() ? Matrix<double>(C0.nrows(), C0.ncols()) : io::read_graph<double>(o.mask);
+  mask_view<Matrix<double>> view{&M, o.mask.empty() || o.structure, o.mask.empty() || o.complement};
+  descriptor d;
+  d.replace = o.replace;
+  d.transpose_a = o.transpose_a;
+  d.transpose_b = o.transpose_b;
+  int accum_op = -1;
+  if (!o.accum.empty()) {
+    const auto& names = operator_names();
+    for (std::size_t k = 0; k < names.size(); ++k)
+      if (names[k] == o.accum) accum_op = static_cast<int>(k);
+  }
+
+  Matrix<T> C = C0;
+  std::vector<double> times_ms;
+  with_semiring(o.semiring, [&](const auto& sr) {
+    for (int rep = 0; rep < o.repeat; ++rep) {
+      C = C0;
+      const auto t0 = std::chrono::steady_clock::now();
+      if (accum_op >= 0) mxm(C, view, runtime_op{accum_op}, sr, A, B, d);
+      else mxm(C, view, no_accum, sr, A, B, d);
+      const auto t1 = std::chrono::steady_clock::now();
+      times_ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+    }
+  });
+
+  if (o.out.empty()) {
+    io::write_matrix_market(std::cout, C);
+    std::cout.flush();
+    if (!std::cout) throw io_error("<stdout>: write failed");
+  } else {
+    io::write_matrix_market(o.out, C);
+  }
+  const double med = median(times_ms);
+  std::ostringstream stats;
+  if (o.json) {
+    stats << "{\"command\":\"mxm\",\"backend\":\"host\",\"threads\":" << omp_get_max_threads() << ",\"semiring\":\""
+          << json_escape(o.semiring) << "\",\"type\":\"" << o.type << "\",\"nrows\":" << C.nrows()
+          << ",\"ncols\":" << C.ncols() << ",\"nvals\":" << C.nvals() << ",\"ntiles\":" << C.ntiles()
+          << ",\"repeat\":" << o.repeat << ",\"median_ms\":" << med << ",\"times_ms\":[";
+    for (std::size_t k = 0; k < times_ms.size(); ++k) stats << (k ? "," : "") << times_ms[k];
+    stats << "]}\n";
+    (o.out.empty() ? std::cerr : std::cout) << stats.str();
+  } else {
+    std::cerr << "tgb mxm: " << o.semiring << " " << o.type << " on host (" << omp_get_max_threads()
+              << " threads): C is " << C.nrows() << " x " << C.ncols() << ", " << C.nvals() << " entries in "
+              << C.ntiles() << " tiles; median " << med << " ms of " << o.repeat << "\n";
+  }
+  return 0;
+}
+
+}  // namespace tgb::cli

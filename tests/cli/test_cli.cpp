@@ -1,0 +1,216 @@
+// The tgb command line: exit statuses, one-line errors, output that reads
+// back exactly, and results equal to the library's.
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "../oracle.hpp"
+#include "../tgb_catch.hpp"
+
+using namespace tgb;
+
+namespace {
+
+struct result {
+  int status;
+  std::string out, err;
+};
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream os;
+  os << in.rdbuf();
+  return os.str();
+}
+
+result run(const std::string& args) {
+  const std::string err_file = "tgb_cli_test_stderr.txt";
+  const std::string cmd = std::string(TGB_CLI_PATH) + " " + args + " 2>" + err_file;
+  FILE* p = popen(cmd.c_str(), "r");
+  REQUIRE(p != nullptr);
+  std::string out;
+  char buf[4096];
+  std::size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  const int st = pclose(p);
+  result r{WIFEXITED(st) ? WEXITSTATUS(st) : -1, out, slurp(err_file)};
+  std::remove(err_file.c_str());
+  return r;
+}
+
+std::string data(const std::string& f) { return std::string(TGB_TEST_DATA_DIR) + "/" + f; }
+
+std::string write_temp(const std::string& name, const std::string& text) {
+  std::ofstream(name, std::ios::binary) << text;
+  return name;
+}
+
+template <class T>
+std::string write_matrix(const std::string& name, const Matrix<T>& m) {
+  io::write_matrix_market(name, m);
+  return name;
+}
+
+int lines(const std::string& s) {
+  int n = 0;
+  for (char c : s) n += c == '\n';
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("cli: usage errors exit 1 with one line on stderr", "[cli]") {
+  for (const char* args : {"", "frobnicate", "mxm", "mxm a.mtx", "mxm a b --semiring nope", "mxm a b --type int8",
+                           "mxm a b --repeat 0", "mxm a b --accum nope", "mxm a b --complement", "info",
+                           "info --bogus x", "mxm a b --backend tpu", "mxm a b --mask"}) {
+    INFO("tgb " << args);
+    const result r = run(args);
+    CHECK(r.status == 1);
+    CHECK(lines(r.err) == 1);
+    CHECK(r.out.empty());
+  }
+  const result h = run("help");
+  CHECK(h.status == 0);
+  CHECK(h.out.find("usage: tgb") != std::string::npos);
+}
+
+TEST_CASE("cli: bad input exits 2 naming the file and line", "[cli][errors]") {
+  const std::string bad = write_temp("tgb_cli_bad.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 1\n3 1 1\n");
+  result r = run("info " + bad);
+  CHECK(r.status == 2);
+  CHECK(lines(r.err) == 1);
+  CHECK(r.err.find("tgb_cli_bad.mtx:3") != std::string::npos);
+  r = run("mxm " + bad + " " + bad);
+  CHECK(r.status == 2);
+  CHECK(r.out.empty());
+  r = run("mxm no_such_file.mtx " + data("karate.mtx"));
+  CHECK(r.status == 2);
+  CHECK(r.err.find("no_such_file.mtx") != std::string::npos);
+  // Dimension mismatch: 27 x 51 times itself.
+  r = run("mxm " + data("lp_afiro.mtx") + " " + data("lp_afiro.mtx"));
+  CHECK(r.status == 2);
+  CHECK(r.err.find("dimension") == std::string::npos);  // the message states the shapes
+  CHECK(r.err.find("27 x 51") != std::string::npos);
+  // Domain: a real file read as int32.
+  r = run("mxm " + data("west0067.mtx") + " " + data("west0067.mtx") + " --type int32");
+  CHECK(r.status == 2);
+  CHECK(r.err.find("real values") != std::string::npos);
+  std::remove(bad.c_str());
+}
+
+TEST_CASE("cli: info prints shape and tile statistics", "[cli]") {
+  result r = run("info " + data("karate.mtx"));
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("rows:            34") != std::string::npos);
+  CHECK(r.out.find("stored entries:  156") != std::string::npos);
+  const auto K = io::read_matrix_market<double>(data("karate.mtx"));
+  CHECK(r.out.find("non-empty tiles: " + std::to_string(K.ntiles())) != std::string::npos);
+  r = run("info --json " + data("karate.mtx"));
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("\"nvals\":156") != std::string::npos);
+  CHECK(r.out.find("\"tile_histogram\"") != std::string::npos);
+}
+
+TEST_CASE("cli: mxm output equals the library's and reads back exactly", "[cli][mxm]") {
+  const auto A = io::read_matrix_market<double>(data("west0067.mtx"));
+  Matrix<double> want(A.nrows(), A.ncols());
+  mxm(want, no_mask, no_accum, plus_times, A, A);
+  result r = run("mxm " + data("west0067.mtx") + " " + data("west0067.mtx"));
+  REQUIRE(r.status == 0);
+  CHECK(r.err.find("plus_times") != std::string::npos);  // statistics on stderr
+  const auto got = io::parse_matrix_market<double>(r.out);
+  CHECK(oracle::diff(oracle::to_map(got), oracle::to_map(want)) == "");
+  // Sorted by (row, col), 1-based.
+  const auto coo = want.to_coo();
+  std::ostringstream first;
+  first << (coo.rows[0] + 1) << ' ' << (coo.cols[0] + 1) << ' ';
+  CHECK(r.out.find("\n" + first.str()) != std::string::npos);
+  // To a file, with JSON statistics on stdout.
+  r = run("mxm " + data("west0067.mtx") + " " + data("west0067.mtx") + " -o tgb_cli_c.mtx --json --repeat 3");
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("\"nvals\":" + std::to_string(want.nvals())) != std::string::npos);
+  CHECK(r.out.find("\"repeat\":3") != std::string::npos);
+  CHECK(oracle::diff(oracle::to_map(io::read_matrix_market<double>("tgb_cli_c.mtx")), oracle::to_map(want)) == "");
+  std::remove("tgb_cli_c.mtx");
+}
+
+TEST_CASE("cli: masks, accumulator, replace, transposes and types match the library", "[cli][mxm][mask]") {
+  std::mt19937_64 rng(3);
+  const auto A = oracle::random_matrix<std::int64_t>(rng, 40, 30, 0.1);
+  const auto B = oracle::random_matrix<std::int64_t>(rng, 40, 35, 0.1);
+  const auto M = oracle::random_matrix<std::int64_t>(rng, 30, 35, 0.4);
+  const auto C0 = oracle::random_matrix<std::int64_t>(rng, 30, 35, 0.3);
+  const std::string fa = write_matrix("tgb_cli_a.mtx", A), fb = write_matrix("tgb_cli_b.mtx", B),
+                    fm = write_matrix("tgb_cli_m.mtx", M), fc = write_matrix("tgb_cli_c0.mtx", C0);
+  const std::string base = "mxm " + fa + " " + fb + " --transpose-a --type int64 --mask " + fm + " --init " + fc;
+  descriptor d = descriptor{}.with_transpose_a();
+  {
+    Matrix<std::int64_t> want = C0;
+    mxm(want, M, no_accum, min_plus, A, B, d);
+    const result r = run(base + " --semiring min_plus");
+    REQUIRE(r.status == 0);
+    CHECK(oracle::diff(oracle::to_map(io::parse_matrix_market<std::int64_t>(r.out)), oracle::to_map(want)) == "");
+  }
+  {
+    Matrix<std::int64_t> want = C0;
+    mxm(want, complement(structure(M)), plus{}, plus_times, A, B, d.with_replace());
+    const result r = run(base + " --complement --structure --accum plus --replace");
+    REQUIRE(r.status == 0);
+    CHECK(oracle::diff(oracle::to_map(io::parse_matrix_market<std::int64_t>(r.out)), oracle::to_map(want)) == "");
+  }
+  {
+    Matrix<std::int64_t> want = C0;
+    mxm(want, structure(M), max{}, max_plus, A, B, d);
+    const result r = run(base + " --structure --accum max --semiring max_plus");
+    REQUIRE(r.status == 0);
+    CHECK(oracle::diff(oracle::to_map(io::parse_matrix_market<std::int64_t>(r.out)), oracle::to_map(want)) == "");
+  }
+  {
+    // B' with bool lor_land: A is 40 x 30, so A' * (B')' needs B as 35 x 40.
+    const auto Ab = oracle::random_matrix<bool>(rng, 40, 30, 0.1);
+    const auto Bt = oracle::random_matrix<bool>(rng, 35, 40, 0.1);
+    write_matrix("tgb_cli_ab.mtx", Ab);
+    write_matrix("tgb_cli_bt.mtx", Bt);
+    Matrix<bool> want(30, 35);
+    mxm(want, no_mask, no_accum, lor_land, Ab, Bt, d.with_transpose_b());
+    const result r =
+        run("mxm tgb_cli_ab.mtx tgb_cli_bt.mtx --type bool --semiring lor_land --transpose-a --transpose-b");
+    REQUIRE(r.status == 0);
+    CHECK(r.out.rfind("%%MatrixMarket matrix coordinate integer general", 0) == 0);
+    CHECK(oracle::diff(oracle::to_map(io::parse_matrix_market<bool>(r.out)), oracle::to_map(want)) == "");
+    std::remove("tgb_cli_bt.mtx");
+    std::remove("tgb_cli_ab.mtx");
+  }
+  for (const char* t : {"int32", "fp32", "fp64"}) {
+    INFO(t);
+    const result r = run("mxm " + fa + " " + fb + " --transpose-a --type " + t);
+    REQUIRE(r.status == 0);
+    Matrix<double> want(30, 35), Ad(40, 30), Bd(40, 35);
+    apply(Ad, no_mask, no_accum, identity{}, A);
+    apply(Bd, no_mask, no_accum, identity{}, B);
+    mxm(want, no_mask, no_accum, plus_times, Ad, Bd, d);
+    CHECK(oracle::diff(oracle::to_map(io::parse_matrix_market<double>(r.out)), oracle::to_map(want)) == "");
+  }
+  for (const auto& f : {fa, fb, fm, fc}) std::remove(f.c_str());
+}
+
+TEST_CASE("cli: --backend cuda fails cleanly where it cannot run", "[cli][backend]") {
+  const result r = run("mxm " + data("karate.mtx") + " " + data("karate.mtx") + " --backend cuda");
+  CHECK(r.status == 2);
+  CHECK(lines(r.err) == 1);
+  CHECK(r.out.empty());
+  const result h = run("mxm " + data("karate.mtx") + " " + data("karate.mtx") + " --backend host");
+  CHECK(h.status == 0);
+}
+
+TEST_CASE("cli: demo computes the known answers", "[cli][demo]") {
+  const result r = run("demo --data " + std::string(TGB_TEST_DATA_DIR));
+  CHECK(r.status == 0);
+  CHECK(r.out.find("All triangle counts match") != std::string::npos);
+  CHECK(r.out.find("WRONG") == std::string::npos);
+  const result bad = run("demo --data /nonexistent");
+  CHECK(bad.status == 2);
+}
