@@ -1,6 +1,7 @@
 // The tgb command line: exit statuses, one-line errors, output that reads
 // back exactly, and results equal to the library's.
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <fstream>
@@ -27,7 +28,12 @@ std::string slurp(const std::string& path) {
 }
 
 result run(const std::string& args) {
-  const std::string err_file = "tgb_cli_test_stderr.txt";
+  // A private stderr file: CTest runs test cases in parallel.
+  char err_name[] = "/tmp/tgb_cli_stderr_XXXXXX";
+  const int fd = mkstemp(err_name);
+  REQUIRE(fd >= 0);
+  close(fd);
+  const std::string err_file = err_name;
   const std::string cmd = std::string(TGB_CLI_PATH) + " " + args + " 2>" + err_file;
   FILE* p = popen(cmd.c_str(), "r");
   REQUIRE(p != nullptr);
@@ -62,7 +68,7 @@ int lines(const std::string& s) {
 
 }  // namespace
 
-TEST_CASE("cli: usage errors exit 1 with one line on stderr", "[cli]") {
+TEST_CASE("usage errors exit 1 with one line on stderr", "[cli]") {
   for (const char* args : {"", "frobnicate", "mxm", "mxm a.mtx", "mxm a b --semiring nope", "mxm a b --type int8",
                            "mxm a b --repeat 0", "mxm a b --accum nope", "mxm a b --complement", "info",
                            "info --bogus x", "mxm a b --backend tpu", "mxm a b --mask"}) {
@@ -77,7 +83,7 @@ TEST_CASE("cli: usage errors exit 1 with one line on stderr", "[cli]") {
   CHECK(h.out.find("usage: tgb") != std::string::npos);
 }
 
-TEST_CASE("cli: bad input exits 2 naming the file and line", "[cli][errors]") {
+TEST_CASE("bad input exits 2 naming the file and line", "[cli][errors]") {
   const std::string bad = write_temp("tgb_cli_bad.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 1\n3 1 1\n");
   result r = run("info " + bad);
   CHECK(r.status == 2);
@@ -101,7 +107,7 @@ TEST_CASE("cli: bad input exits 2 naming the file and line", "[cli][errors]") {
   std::remove(bad.c_str());
 }
 
-TEST_CASE("cli: info prints shape and tile statistics", "[cli]") {
+TEST_CASE("info prints shape and tile statistics", "[cli]") {
   result r = run("info " + data("karate.mtx"));
   REQUIRE(r.status == 0);
   CHECK(r.out.find("rows:            34") != std::string::npos);
@@ -114,7 +120,7 @@ TEST_CASE("cli: info prints shape and tile statistics", "[cli]") {
   CHECK(r.out.find("\"tile_histogram\"") != std::string::npos);
 }
 
-TEST_CASE("cli: mxm output equals the library's and reads back exactly", "[cli][mxm]") {
+TEST_CASE("mxm output equals the library's and reads back exactly", "[cli][mxm]") {
   const auto A = io::read_matrix_market<double>(data("west0067.mtx"));
   Matrix<double> want(A.nrows(), A.ncols());
   mxm(want, no_mask, no_accum, plus_times, A, A);
@@ -137,7 +143,7 @@ TEST_CASE("cli: mxm output equals the library's and reads back exactly", "[cli][
   std::remove("tgb_cli_c.mtx");
 }
 
-TEST_CASE("cli: masks, accumulator, replace, transposes and types match the library", "[cli][mxm][mask]") {
+TEST_CASE("masks, accumulator, replace, transposes and types match the library", "[cli][mxm][mask]") {
   std::mt19937_64 rng(3);
   const auto A = oracle::random_matrix<std::int64_t>(rng, 40, 30, 0.1);
   const auto B = oracle::random_matrix<std::int64_t>(rng, 40, 35, 0.1);
@@ -197,7 +203,7 @@ TEST_CASE("cli: masks, accumulator, replace, transposes and types match the libr
   for (const auto& f : {fa, fb, fm, fc}) std::remove(f.c_str());
 }
 
-TEST_CASE("cli: --backend cuda fails cleanly where it cannot run", "[cli][backend]") {
+TEST_CASE("--backend cuda fails cleanly where it cannot run", "[cli][backend]") {
   const result r = run("mxm " + data("karate.mtx") + " " + data("karate.mtx") + " --backend cuda");
   CHECK(r.status == 2);
   CHECK(lines(r.err) == 1);
@@ -206,7 +212,7 @@ TEST_CASE("cli: --backend cuda fails cleanly where it cannot run", "[cli][backen
   CHECK(h.status == 0);
 }
 
-TEST_CASE("cli: demo computes the known answers", "[cli][demo]") {
+TEST_CASE("demo computes the known answers", "[cli][demo]") {
   const result r = run("demo --data " + std::string(TGB_TEST_DATA_DIR));
   CHECK(r.status == 0);
   CHECK(r.out.find("All triangle counts match") != std::string::npos);
