@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# On a GPU machine (H100/H200, CUDA 13): configure for sm_90, build with all
+# cores, run the test suite (CUDA tests included), run the CUDA tests again
+# under compute-sanitizer (memcheck, racecheck, synccheck, initcheck), run
+# the demo and the benchmarks, and write logs and a summary to OUTDIR.
+# Usage: scripts/gpu-check.sh OUTDIR    (TGB_COMMIT names the commit in the summary)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=${1:?usage: scripts/gpu-check.sh OUTDIR}
+mkdir -p "$out"
+build=${TGB_BUILD_DIR:-build-gpu}
+jobs=${TGB_JOBS:-$(nproc)}
+summary="$out/summary.txt"
+: >"$summary"
+say() { echo "$*" | tee -a "$summary"; }
+
+say "commit: ${TGB_COMMIT:-$(git rev-parse HEAD 2>/dev/null || echo unknown)}"
+say "date:   $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+say "gpu:    $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null | head -1)"
+say "nvcc:   $(nvcc --version | tail -1)"
+
+gen=""
+command -v ninja >/dev/null && gen="-G Ninja"
+t0=$(date +%s)
+cmake -S . -B "$build" $gen -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DTGB_BUILD_TESTS=ON \
+  -DTGB_BUILD_CLI=ON -DTGB_BUILD_EXAMPLES=ON >"$out/configure.log" 2>&1
+cmake --build "$build" -j "$jobs" >"$out/build.log" 2>&1
+rc_build=$?
+say "build:  rc=$rc_build in $(( $(date +%s) - t0 )) s"
+[ $rc_build -eq 0 ] || { tail -30 "$out/build.log"; exit 1; }
+
+(cd "$build" && ctest -j "$jobs" --output-on-failure >"../$out/ctest.log" 2>&1)
+rc_test=$?
+say "ctest:  rc=$rc_test: $(grep -E 'tests passed|tests failed' "$out/ctest.log" | tail -1)"
+grep -E "Skipped|Failed|\*\*\*" "$out/ctest.log" | head -20 | tee -a "$summary"
+for exe in "$build"/tests/tgb_tests_cuda; do
+  [ -x "$exe" ] && "$exe" --reporter compact >"$out/cuda-tests.log" 2>&1
+  say "cuda tests: $(tail -2 "$out/cuda-tests.log" | tr '\n' ' ')"
+done
+
+rc_san=0
+if command -v compute-sanitizer >/dev/null; then
+  for tool in memcheck racecheck synccheck initcheck; do
+    compute-sanitizer --tool "$tool" --error-exitcode 99 "$build/tests/tgb_tests_cuda" >"$out/sanitizer-$tool.log" 2>&1
+    rc=$?
+    [ $rc -eq 0 ] || rc_san=1
+    say "compute-sanitizer $tool: rc=$rc, $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/sanitizer-$tool.log" | tail -1)"
+  done
+else
+  say "compute-sanitizer: not found"
+  rc_san=1
+fi
+
+"$build/tgb" demo >"$out/demo.log" 2>&1
+say "demo:   rc=$? $(tail -1 "$out/demo.log")"
+if [ -x "$build/tgb-bench" ]; then
+  "$build/tgb-bench" --json "$out/bench.jsonl" ${TGB_BENCH_ARGS:-} >"$out/bench.log" 2>&1
+  say "bench:  rc=$?"
+  tail -40 "$out/bench.log"
+fi
+[ $rc_test -eq 0 ] && [ $rc_san -eq 0 ]
