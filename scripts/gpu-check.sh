@@ -6,8 +6,9 @@
 # Usage: scripts/gpu-check.sh OUTDIR    (TGB_COMMIT names the commit in the summary)
 set -uo pipefail
 cd "$(dirname "$0")/.."
-out=${1:?usage: scripts/gpu-check.sh OUTDIR}
-mkdir -p "$out"
+[ $# -ge 1 ] || { echo "usage: scripts/gpu-check.sh OUTDIR" >&2; exit 1; }
+mkdir -p "$1"
+out=$(cd "$1" && pwd)
 build=${TGB_BUILD_DIR:-build-gpu}
 jobs=${TGB_JOBS:-$(nproc)}
 summary="$out/summary.txt"
@@ -22,14 +23,15 @@ say "nvcc:   $(nvcc --version | tail -1)"
 gen=""
 command -v ninja >/dev/null && gen="-G Ninja"
 t0=$(date +%s)
-cmake -S . -B "$build" $gen -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DTGB_BUILD_TESTS=ON \
-  -DTGB_BUILD_CLI=ON -DTGB_BUILD_EXAMPLES=ON >"$out/configure.log" 2>&1
-cmake --build "$build" -j "$jobs" >"$out/build.log" 2>&1
+{
+  cmake -S . -B "$build" $gen -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DTGB_BUILD_TESTS=ON \
+    -DTGB_BUILD_CLI=ON -DTGB_BUILD_EXAMPLES=ON && cmake --build "$build" -j "$jobs"
+} >"$out/build.log" 2>&1
 rc_build=$?
 say "build:  rc=$rc_build in $(( $(date +%s) - t0 )) s"
 [ $rc_build -eq 0 ] || { tail -30 "$out/build.log"; exit 1; }
 
-(cd "$build" && ctest -j "$jobs" --output-on-failure >"../$out/ctest.log" 2>&1)
+(cd "$build" && ctest -j "$jobs" --output-on-failure >"$out/ctest.log" 2>&1)
 rc_test=$?
 say "ctest:  rc=$rc_test: $(grep -E 'tests passed|tests failed' "$out/ctest.log" | tail -1)"
 grep -E "Skipped|Failed|\*\*\*" "$out/ctest.log" | head -20 | tee -a "$summary"
@@ -41,10 +43,13 @@ done
 rc_san=0
 if command -v compute-sanitizer >/dev/null; then
   for tool in memcheck racecheck synccheck initcheck; do
-    compute-sanitizer --tool "$tool" --error-exitcode 99 "$build/tests/tgb_tests_cuda" >"$out/sanitizer-$tool.log" 2>&1
+    echo "=== compute-sanitizer --tool $tool" >>"$out/sanitizer.log"
+    compute-sanitizer --tool "$tool" --error-exitcode 99 "$build/tests/tgb_tests_cuda" >"$out/san.tmp" 2>&1
     rc=$?
+    cat "$out/san.tmp" >>"$out/sanitizer.log"
     [ $rc -eq 0 ] || rc_san=1
-    say "compute-sanitizer $tool: rc=$rc, $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/sanitizer-$tool.log" | tail -1)"
+    say "compute-sanitizer $tool: rc=$rc, $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/san.tmp" | tail -1)"
+    rm -f "$out/san.tmp"
   done
 else
   say "compute-sanitizer: not found"

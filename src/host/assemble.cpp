@@ -36,7 +36,7 @@ tile_pattern assemble_pattern(index_t nrows, index_t ncols, const row_producer& 
   std::vector<std::vector<tile_index_t>> cols(static_cast<std::size_t>(tm));
   std::vector<std::vector<row_bits>> masks(static_cast<std::size_t>(tm));
   bool failed = false;
-#pragma omp parallel for schedule(dynamic, 16)
+#pragma omp parallel for schedule(dynamic, 16) if (tm > kParallelRows)
   for (index_t I = 0; I < tm; ++I) {
     try {
       std::vector<tile_index_t>& c = cols[I];
@@ -68,7 +68,7 @@ tile_pattern assemble_pattern(index_t nrows, index_t ncols, const row_producer& 
   p.row_mask = buffer<row_bits>(static_cast<std::size_t>(16 * nt));
   p.tile_offset = buffer<offset_t>(static_cast<std::size_t>(nt) + 1);
   p.tile_offset[0] = 0;
-#pragma omp parallel for schedule(dynamic, 64)
+#pragma omp parallel for schedule(dynamic, 64) if (tm > kParallelRows)
   for (index_t I = 0; I < tm; ++I) {
     const offset_t t0 = p.tile_ptr[I];
     std::copy(cols[I].begin(), cols[I].end(), p.tile_col.begin() + t0);

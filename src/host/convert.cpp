@@ -19,7 +19,7 @@ void sort_triplets(index_t nrows, const index_t* rows, const index_t* cols, std:
     std::copy(rowptr.begin(), rowptr.end(), next.begin());
     for (std::size_t k = 0; k < n; ++k) order[next[rows[k]]++] = static_cast<offset_t>(k);
   }
-#pragma omp parallel for schedule(dynamic, 1024)
+#pragma omp parallel for schedule(dynamic, 1024) if (nrows > kParallelTiles)
   for (index_t i = 0; i < nrows; ++i) {
     offset_t* b = order.data() + rowptr[i];
     offset_t* e = order.data() + rowptr[i + 1];

@@ -86,7 +86,7 @@ tile_pattern pattern_from_sorted_csr(index_t nrows, index_t ncols, const offset_
   offset_t* tile_ptr = p.tile_ptr.data();
 
   // Pass 1: tiles per tile row.
-#pragma omp parallel for schedule(dynamic, 64)
+#pragma omp parallel for schedule(dynamic, 64) if (tm > kParallelRows)
   for (index_t I = 0; I < tm; ++I) {
     offset_t n = 0;
     walk_tile_row(nrows, rowptr, colidx, I, [](index_t, int, offset_t, int) {}, [&](index_t) { ++n; });
@@ -103,7 +103,7 @@ tile_pattern pattern_from_sorted_csr(index_t nrows, index_t ncols, const offset_
   tile_index_t* tcol = p.tile_col.data();
   row_bits* mask = p.row_mask.data();
   offset_t* toff = p.tile_offset.data();
-#pragma omp parallel for schedule(dynamic, 64)
+#pragma omp parallel for schedule(dynamic, 64) if (tm > kParallelRows)
   for (index_t I = 0; I < tm; ++I) {
     offset_t t = tile_ptr[I];
     offset_t n = 0;
@@ -126,7 +126,7 @@ tile_pattern pattern_from_sorted_csr(index_t nrows, index_t ncols, const offset_
   fill_tiles_from_masks(p);
   perm = buffer<offset_t>(static_cast<std::size_t>(p.nnz()));
   offset_t* pm = perm.data();
-#pragma omp parallel for schedule(dynamic, 64)
+#pragma omp parallel for schedule(dynamic, 64) if (tm > kParallelRows)
   for (index_t I = 0; I < tm; ++I) {
     offset_t t = tile_ptr[I];
     offset_t e = toff[t];
@@ -145,7 +145,7 @@ void fill_tiles_from_masks(tile_pattern& p) {
   std::uint8_t* rp = p.row_ptr.data();
   std::uint8_t* ci = p.col_idx.data();
   const offset_t* toff = p.tile_offset.data();
-#pragma omp parallel for schedule(static, 1024)
+#pragma omp parallel for schedule(static, 1024) if (nt > kParallelTiles)
   for (offset_t t = 0; t < nt; ++t) {
     tile::row_ptr_from_masks(mask + 16 * t, rp + 16 * t);
     tile::col_idx_from_masks(mask + 16 * t, ci + toff[t]);
@@ -158,7 +158,7 @@ void pattern_to_csr(const tile_pattern& p, buffer<offset_t>& rowptr, buffer<inde
   colidx = buffer<index_t>(static_cast<std::size_t>(p.nnz()));
   src = buffer<offset_t>(static_cast<std::size_t>(p.nnz()));
   offset_t* rp = rowptr.data();
-#pragma omp parallel for schedule(dynamic, 64)
+#pragma omp parallel for schedule(dynamic, 64) if (tm > kParallelRows)
   for (index_t I = 0; I < tm; ++I) {
     const int nr = static_cast<int>(std::min<index_t>(tile_dim, p.nrows - I * tile_dim));
     for (int r = 0; r < nr; ++r) {
@@ -170,7 +170,7 @@ void pattern_to_csr(const tile_pattern& p, buffer<offset_t>& rowptr, buffer<inde
   for (index_t i = 0; i < p.nrows; ++i) rp[i + 1] += rp[i];
   index_t* ci = colidx.data();
   offset_t* s = src.data();
-#pragma omp parallel for schedule(dynamic, 64)
+#pragma omp parallel for schedule(dynamic, 64) if (tm > kParallelRows)
   for (index_t I = 0; I < tm; ++I) {
     const int nr = static_cast<int>(std::min<index_t>(tile_dim, p.nrows - I * tile_dim));
     for (int r = 0; r < nr; ++r) {

@@ -203,7 +203,7 @@ TEST_CASE("masks, accumulator, replace, transposes and types match the library",
   for (const auto& f : {fa, fb, fm, fc}) std::remove(f.c_str());
 }
 
-TEST_CASE("--backend cuda fails cleanly where it cannot run", "[cli][backend]") {
+TEST_CASE("backend cuda fails cleanly where it cannot run", "[cli][backend]") {
   const result r = run("mxm " + data("karate.mtx") + " " + data("karate.mtx") + " --backend cuda");
   CHECK(r.status == 2);
   CHECK(lines(r.err) == 1);

@@ -22,6 +22,11 @@ namespace tgb::detail {
 
 using tile::row_bits;
 
+// Below these sizes a loop runs on one thread: a parallel region costs more
+// than it saves, and many small regions crawl when cores are oversubscribed.
+inline constexpr index_t kParallelRows = 64;     // tile rows
+inline constexpr offset_t kParallelTiles = 4096;  // tiles, or rows
+
 inline index_t tiles_for(index_t n) { return (n + tile_dim - 1) >> tile_shift; }
 
 // Everything but the values: independent of the value type, so the symbolic

@@ -29,7 +29,7 @@ tile_matrix<TC> ewise(const tile_matrix<TA>& A, const tile_matrix<TB>& B, const 
                            });
   T.values = buffer<TC>(static_cast<std::size_t>(T.pat.nnz()));
   const index_t tm = T.pat.tile_rows();
-#pragma omp parallel for schedule(dynamic, 16)
+#pragma omp parallel for schedule(dynamic, 16) if (tm > kParallelRows)
   for (index_t I = 0; I < tm; ++I)
     for (offset_t t = T.pat.tile_ptr[I]; t < T.pat.tile_ptr[I + 1]; ++t) {
       const index_t J = T.pat.tile_col[t];
@@ -68,7 +68,7 @@ tile_matrix<TC> select(const tile_matrix<TA>& A, const Pred& pred, const Y& thun
                            });
   T.values = buffer<TC>(static_cast<std::size_t>(T.pat.nnz()));
   const index_t tm = T.pat.tile_rows();
-#pragma omp parallel
+#pragma omp parallel if (tm > kParallelRows)
   {
     buffer<TA> tmp(tile_area);
 #pragma omp for schedule(dynamic, 16)

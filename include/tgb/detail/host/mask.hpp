@@ -56,7 +56,7 @@ host_mask make_mask(const mask_view<Matrix<T>>& v, index_t nrows, index_t ncols)
   const offset_t nt = p.ntiles();
   h.owned = buffer<row_bits>(static_cast<std::size_t>(16 * nt));
   const T* vals = m.tiles().values.data();
-#pragma omp parallel for schedule(static, 1024)
+#pragma omp parallel for schedule(static, 1024) if (nt > kParallelTiles)
   for (offset_t t = 0; t < nt; ++t) {
     const auto tr = tile_at(p, vals, t);
     for (int r = 0; r < tile_dim; ++r) {

@@ -32,7 +32,7 @@ tile_matrix<TC> mxm_numeric(tile_pattern&& cpat, const tile_matrix<TA>& A, const
   const index_t tm = cp.tile_rows();
   const int threshold = dense_tile_threshold;
   bool failed = false;
-#pragma omp parallel
+#pragma omp parallel if (tm > kParallelRows)
   {
     std::vector<row_bits> written;
     buffer<TC> dense;

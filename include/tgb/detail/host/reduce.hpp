@@ -15,7 +15,7 @@ template <class TW, class TA, class Monoid>
 void reduce_rows(const tile_matrix<TA>& A, const Monoid& m, TW* vals, std::uint8_t* present) {
   const tile_pattern& p = A.pat;
   const index_t tm = p.tile_rows();
-#pragma omp parallel for schedule(dynamic, 16)
+#pragma omp parallel for schedule(dynamic, 16) if (tm > kParallelRows)
   for (index_t I = 0; I < tm; ++I) {
     TW acc[tile_dim];
     bool has[tile_dim] = {};
@@ -51,7 +51,7 @@ TS reduce_all(const tile_matrix<TA>& A, const Monoid& m, bool& has) {
   const std::size_t chunk = 1 << 16;
   const std::size_t nchunks = (n + chunk - 1) / chunk;
   buffer<TS> part(nchunks);
-#pragma omp parallel for schedule(dynamic, 1)
+#pragma omp parallel for schedule(dynamic, 1) if (nchunks > 1)
   for (std::size_t c = 0; c < nchunks; ++c) {
     const std::size_t b = c * chunk, e = std::min(n, b + chunk);
     TS acc = static_cast<TS>(A.values[b]);

@@ -38,7 +38,7 @@ void writeback(Matrix<TC>& C, const host_mask& M, const Accum& accum, bool repla
                              });
   out.values = buffer<TC>(static_cast<std::size_t>(out.pat.nnz()));
   const index_t tm = out.pat.tile_rows();
-#pragma omp parallel for schedule(dynamic, 16)
+#pragma omp parallel for schedule(dynamic, 16) if (tm > kParallelRows)
   for (index_t I = 0; I < tm; ++I) {
     row_bits allowed[tile_dim];
     for (offset_t t = out.pat.tile_ptr[I]; t < out.pat.tile_ptr[I + 1]; ++t) {
