@@ -337,4 +337,49 @@ struct bind_second {
   TGB_HD constexpr T operator()(T a) const { return static_cast<T>(op(a, static_cast<T>(scalar))); }
 };
 
+namespace detail {
+// The predefined binary operators by number, for code that picks one at run
+// time (the CLI's accumulator, the CUDA write-back): one instantiation serves
+// them all. op_code<Op>::value is -1 for any other operator.
+template <class Op> struct op_code { static constexpr int value = -1; };
+template <> struct op_code<plus> { static constexpr int value = 0; };
+template <> struct op_code<minus> { static constexpr int value = 1; };
+template <> struct op_code<times> { static constexpr int value = 2; };
+template <> struct op_code<min> { static constexpr int value = 3; };
+template <> struct op_code<max> { static constexpr int value = 4; };
+template <> struct op_code<first> { static constexpr int value = 5; };
+template <> struct op_code<second> { static constexpr int value = 6; };
+template <> struct op_code<pair> { static constexpr int value = 7; };
+template <> struct op_code<any> { static constexpr int value = 8; };
+template <> struct op_code<lor> { static constexpr int value = 9; };
+template <> struct op_code<land> { static constexpr int value = 10; };
+template <> struct op_code<lxor> { static constexpr int value = 11; };
+template <> struct op_code<eq> { static constexpr int value = 12; };
+template <> struct op_code<ne> { static constexpr int value = 13; };
+inline constexpr int op_code_count = 14;
+
+struct coded_op {
+  int code = 0;
+  template <class T>
+  TGB_HD T operator()(T a, T b) const {
+    switch (code) {
+      case 0: return plus{}(a, b);
+      case 1: return minus{}(a, b);
+      case 2: return times{}(a, b);
+      case 3: return min{}(a, b);
+      case 4: return max{}(a, b);
+      case 5: return first{}(a, b);
+      case 6: return second{}(a, b);
+      case 7: return pair{}(a, b);
+      case 8: return any{}(a, b);
+      case 9: return lor{}(a, b);
+      case 10: return land{}(a, b);
+      case 11: return lxor{}(a, b);
+      case 12: return eq{}(a, b);
+      default: return ne{}(a, b);
+    }
+  }
+};
+}  // namespace detail
+
 }  // namespace tgb

@@ -15,7 +15,13 @@
 #define TGB_VERSION_MINOR 1
 #define TGB_VERSION_PATCH 0
 
+// CUDA's stream handle, declared here so host-only code can pass streams.
+struct CUstream_st;
+
 namespace tgb {
+
+// A CUDA stream (cudaStream_t); nullptr is the default stream.
+using stream_t = CUstream_st*;
 
 // Global row/column index and dimension type (signed, like GrB_Index but with
 // room to detect negative input).

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <algorithm>
+#include <memory>
 #include <new>
 #include <optional>
 #include <string>
@@ -9,7 +10,9 @@
 #include <vector>
 
 #include "tgb/algebra.hpp"
+#include "tgb/backend.hpp"
 #include "tgb/config.hpp"
+#include "tgb/detail/device_storage.hpp"
 #include "tgb/detail/tile_storage.hpp"
 #include "tgb/error.hpp"
 
@@ -96,8 +99,26 @@ class Matrix {
 
   // An empty 0 x 0 matrix.
   Matrix() : Matrix(0, 0) {}
-  // An nrows x ncols matrix with no stored entries.
+  // An nrows x ncols matrix with no stored entries, on the host.
   Matrix(index_t nrows, index_t ncols) { m_.pat = detail::tile_pattern::empty(nrows, ncols); }
+  // A copy lives where the original does (a device copy is issued on the
+  // current stream).
+  Matrix(const Matrix& o) : m_(o.m_) {
+    if (o.dev_) dev_ = std::make_unique<detail::device_tile_matrix<T>>(detail::clone(*o.dev_, current_stream()));
+  }
+  Matrix& operator=(const Matrix& o) {
+    if (this != &o) {
+      Matrix tmp(o);
+      swap(tmp);
+    }
+    return *this;
+  }
+  Matrix(Matrix&&) noexcept = default;
+  Matrix& operator=(Matrix&&) noexcept = default;
+  void swap(Matrix& o) noexcept {
+    m_.swap(o.m_);
+    dev_.swap(o.dev_);
+  }
 
   // Builds from triplets. `dup` decides what duplicates mean (no_duplicates
   // or a binary operator); indices are checked against the shape.
@@ -188,13 +209,34 @@ class Matrix {
 
   index_t nrows() const noexcept { return m_.pat.nrows; }
   index_t ncols() const noexcept { return m_.pat.ncols; }
-  offset_t nvals() const noexcept { return m_.pat.nnz(); }
-  offset_t ntiles() const noexcept { return m_.pat.ntiles(); }
-  backend location() const noexcept { return backend::host; }
+  offset_t nvals() const noexcept { return dev_ ? dev_->pat.nnz : m_.pat.nnz(); }
+  offset_t ntiles() const noexcept { return dev_ ? dev_->pat.ntiles : m_.pat.ntiles(); }
+  // Where the storage lives; operations run there.
+  backend location() const noexcept { return dev_ ? backend::cuda : backend::host; }
+
+  // Moves the storage to the host or to the CUDA device (copies issued on the
+  // current stream). The only way a matrix changes residence: operations never
+  // copy behind the caller's back. Throws not_implemented without CUDA.
+  void to(backend where) {
+    if (where == location()) return;
+    if (where == backend::cuda) {
+      if (cuda_device_count() == 0) throw not_implemented("tgb: cannot move a matrix to the GPU: " + cuda_device_description());
+      auto d = std::make_unique<detail::device_tile_matrix<T>>(detail::to_device(m_, current_stream()));
+      detail::tile_matrix<T> shape;
+      shape.pat = detail::tile_pattern::empty(nrows(), ncols());
+      dev_ = std::move(d);
+      m_.swap(shape);
+    } else {
+      detail::tile_matrix<T> h = detail::to_host(*dev_);
+      m_.swap(h);
+      dev_.reset();
+    }
+  }
 
   // A(i,j) if stored; std::nullopt if not. Indices outside the matrix throw
   // invalid_index.
   std::optional<T> get(index_t i, index_t j) const {
+    if (dev_) throw invalid_value("tgb: element access needs a host matrix; call to(tgb::backend::host) first");
     if (i < 0 || i >= nrows() || j < 0 || j >= ncols())
       throw invalid_index("tgb: element (" + std::to_string(i) + ", " + std::to_string(j) + ") is outside the " +
                           std::to_string(nrows()) + " x " + std::to_string(ncols()) + " matrix");
@@ -218,32 +260,53 @@ class Matrix {
     return out;
   }
 
-  // CSR arrays, rows sorted by column.
+  // CSR arrays, rows sorted by column (copied from the device if it lives there).
   csr<T> to_csr() const {
     return detail::guard_alloc([&] {
+      detail::tile_matrix<T> copy;
+      if (dev_) copy = detail::to_host(*dev_);
+      const detail::tile_matrix<T>& h = dev_ ? copy : m_;
       detail::buffer<offset_t> rp, src;
       detail::buffer<index_t> ci;
-      detail::pattern_to_csr(m_.pat, rp, ci, src);
+      detail::pattern_to_csr(h.pat, rp, ci, src);
       csr<T> out;
       out.rowptr.assign(rp.begin(), rp.end());
       out.colidx.assign(ci.begin(), ci.end());
       out.values.resize(src.size());
-      for (std::size_t e = 0; e < src.size(); ++e) out.values[e] = m_.values[src[e]];
+      for (std::size_t e = 0; e < src.size(); ++e) out.values[e] = h.values[src[e]];
       return out;
     });
   }
 
-  // Removes every entry; the shape stays.
-  void clear() { m_.pat = detail::tile_pattern::empty(nrows(), ncols()), m_.values = detail::buffer<T>(); }
+  // Removes every entry; the shape and the residence stay.
+  void clear() {
+    const bool on_device = dev_ != nullptr;
+    m_.pat = detail::tile_pattern::empty(nrows(), ncols()), m_.values = detail::buffer<T>();
+    dev_.reset();
+    if (on_device) to(backend::cuda);
+  }
 
   // The tile layout itself (read-only), for inspection and for the backends.
-  const detail::tile_matrix<T>& tiles() const noexcept { return m_; }
-  // Backend hook: replace the contents (noexcept swap, used last by every
+  const detail::tile_matrix<T>& tiles() const {
+    if (dev_) throw invalid_value("tgb: the matrix lives on the device; call to(tgb::backend::host) first");
+    return m_;
+  }
+  const detail::device_tile_matrix<T>& device_tiles() const {
+    if (!dev_) throw invalid_value("tgb: the matrix lives on the host; call to(tgb::backend::cuda) first");
+    return *dev_;
+  }
+  // Backend hooks: replace the contents (noexcept swaps, used last by every
   // operation so that a throwing operation leaves the output unchanged).
-  void assign_tiles(detail::tile_matrix<T>&& t) noexcept { m_.swap(t); }
+  void assign_tiles(detail::tile_matrix<T>&& t) noexcept {
+    m_.swap(t);
+    dev_.reset();
+  }
+  // For a matrix already on the device (its shape does not change).
+  void assign_device_tiles(std::unique_ptr<detail::device_tile_matrix<T>> d) noexcept { dev_ = std::move(d); }
 
  private:
-  detail::tile_matrix<T> m_;
+  detail::tile_matrix<T> m_;  // on the device: an empty pattern of the right shape
+  std::unique_ptr<detail::device_tile_matrix<T>> dev_;
 };
 
 }  // namespace tgb

@@ -13,7 +13,9 @@
 #include <type_traits>
 
 #include "tgb/algebra.hpp"
+#include "tgb/backend.hpp"
 #include "tgb/descriptor.hpp"
+#include "tgb/detail/cuda/api.hpp"
 #include "tgb/detail/host/elementwise.hpp"
 #include "tgb/detail/host/mxm.hpp"
 #include "tgb/detail/host/reduce.hpp"
@@ -41,6 +43,86 @@ struct oriented {
   const tile_matrix<T>& operator*() const { return *p; }
 };
 
+// Where an operation runs: where all its operands live. Mixed residence is
+// an error; tgb never copies between host and device behind the caller.
+struct located {
+  const char* name;
+  backend where;
+};
+inline backend residence(const char* op, std::initializer_list<located> operands) {
+  const located& first = *operands.begin();
+  for (const located& o : operands)
+    if (o.where != first.where)
+      throw invalid_value(std::string("tgb::") + op + ": " + first.name + " lives on " + backend_name(first.where) +
+                          " but " + o.name + " on " + backend_name(o.where) +
+                          "; move them to one place with Matrix::to()");
+  return first.where;
+}
+inline backend where_mask(no_mask_t, backend dflt) { return dflt; }
+template <class M>
+backend where_mask(const M& m, backend) {
+  return as_mask_view(m).object->location();
+}
+
+// Operations other than mxm run on the host only in this release.
+inline void host_only(const char* op, backend where) {
+  if (where == backend::cuda)
+    throw not_implemented(std::string("tgb::") + op +
+                          " does not run on the GPU yet; move the operands to the host with Matrix::to()");
+}
+
+template <class Accum>
+int accum_code(const Accum&) {
+  if constexpr (std::is_same_v<Accum, no_accum_t>) return -2;
+  else return op_code<Accum>::value;
+}
+inline int accum_code(const coded_op& op) { return op.code; }
+
+inline cuda::mask_arg device_mask(no_mask_t, device_buffer<row_bits>&, index_t, index_t) { return {}; }
+template <class M>
+cuda::mask_arg device_mask(const M& m, device_buffer<row_bits>& owned, index_t nrows, index_t ncols) {
+  const auto view = as_mask_view(m);
+  using U = typename std::decay_t<decltype(*view.object)>::value_type;
+  const auto& d = view.object->device_tiles();
+  host::check_mask_shape(d.pat.nrows, d.pat.ncols, nrows, ncols);
+  cuda::mask_arg a;
+  a.pat = &d.pat;
+  a.complement = view.complemented;
+  if (view.structural) {
+    a.bits = d.pat.row_mask.data();
+  } else if constexpr (cuda::device_value_type<U>) {
+    owned = cuda::value_mask_bits(d, current_stream());
+    a.bits = owned.data();
+  } else {
+    throw not_implemented("tgb::mxm: value masks of this type are not supported on the GPU; use structure(M)");
+  }
+  return a;
+}
+
+template <class TC, class Mask, class Accum, class Semiring, class TA, class TB>
+void mxm_cuda(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Semiring& semiring, const Matrix<TA>& A,
+              const Matrix<TB>& B, const descriptor& desc) {
+  if constexpr (!cuda::mxm_enabled<TC, TA, TB, Semiring>::value) {
+    throw not_implemented(
+        "tgb::mxm: this build has no CUDA mxm for these types and semiring (predefined semirings on equal types "
+        "are built in; see <tgb/cuda/mxm.cuh> for others)");
+  } else {
+    const int ac = accum_code(accum);
+    if (ac == -1) throw not_implemented("tgb::mxm: on the GPU the accumulator must be a predefined operator");
+    const stream_t s = current_stream();
+    device_buffer<row_bits> owned;
+    const cuda::mask_arg M = device_mask(mask, owned, C.nrows(), C.ncols());
+    std::unique_ptr<device_tile_matrix<TA>> at;
+    std::unique_ptr<device_tile_matrix<TB>> bt;
+    if (desc.transpose_a) at = std::make_unique<device_tile_matrix<TA>>(cuda::transpose(A.device_tiles(), s));
+    if (desc.transpose_b) bt = std::make_unique<device_tile_matrix<TB>>(cuda::transpose(B.device_tiles(), s));
+    auto result = std::make_unique<device_tile_matrix<TC>>(
+        cuda::mxm<TC, TA, TB, Semiring>(C.device_tiles(), M, ac, desc.replace, semiring,
+                                        at ? *at : A.device_tiles(), bt ? *bt : B.device_tiles(), s));
+    C.assign_device_tiles(std::move(result));
+  }
+}
+
 template <class T>
 index_t rows_of(const Matrix<T>& m, bool tr) { return tr ? m.ncols() : m.nrows(); }
 template <class T>
@@ -59,6 +141,9 @@ void mxm(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Semiring& se
     throw dimension_mismatch("tgb::mxm: C is " + detail::shape(C.nrows(), C.ncols()) + ", A" +
                              (desc.transpose_a ? "'" : "") + " is " + detail::shape(m, k) + ", B" +
                              (desc.transpose_b ? "'" : "") + " is " + detail::shape(kb, n));
+  const backend where = detail::residence("mxm", {{"C", C.location()}, {"A", A.location()}, {"B", B.location()},
+                                                   {"the mask", detail::where_mask(mask, C.location())}});
+  if (where == backend::cuda) return detail::mxm_cuda(C, mask, accum, semiring, A, B, desc);
   detail::guard_alloc([&] {
     auto M = detail::host::make_mask(mask, C.nrows(), C.ncols());
     detail::oriented<TA> a(A, desc.transpose_a);
@@ -77,6 +162,8 @@ void ewise(const char* name, bool add, Matrix<TC>& C, const Mask& mask, const Ac
   if (ar != br || ac != bc || ar != C.nrows() || ac != C.ncols())
     throw dimension_mismatch(std::string("tgb::") + name + ": C is " + shape(C.nrows(), C.ncols()) + ", A is " +
                              shape(ar, ac) + ", B is " + shape(br, bc));
+  host_only(name, residence(name, {{"C", C.location()}, {"A", A.location()}, {"B", B.location()},
+                                   {"the mask", where_mask(mask, C.location())}}));
   guard_alloc([&] {
     auto M = host::make_mask(mask, C.nrows(), C.ncols());
     oriented<TA> a(A, desc.transpose_a);
@@ -117,6 +204,8 @@ void apply(Matrix<TC>& C, const Mask& mask, const Accum& accum, const UnaryOp& f
   if (ar != C.nrows() || ac != C.ncols())
     throw dimension_mismatch("tgb::apply: C is " + detail::shape(C.nrows(), C.ncols()) + ", A is " +
                              detail::shape(ar, ac));
+  detail::host_only("apply", detail::residence("apply", {{"C", C.location()}, {"A", A.location()},
+                                                     {"the mask", detail::where_mask(mask, C.location())}}));
   detail::guard_alloc([&] {
     auto M = detail::host::make_mask(mask, C.nrows(), C.ncols());
     detail::oriented<TA> a(A, desc.transpose_a);
@@ -134,6 +223,8 @@ void select(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Pred& pre
   if (ar != C.nrows() || ac != C.ncols())
     throw dimension_mismatch("tgb::select: C is " + detail::shape(C.nrows(), C.ncols()) + ", A is " +
                              detail::shape(ar, ac));
+  detail::host_only("select", detail::residence("select", {{"C", C.location()}, {"A", A.location()},
+                                                     {"the mask", detail::where_mask(mask, C.location())}}));
   detail::guard_alloc([&] {
     auto M = detail::host::make_mask(mask, C.nrows(), C.ncols());
     detail::oriented<TA> a(A, desc.transpose_a);
@@ -152,6 +243,8 @@ void transpose(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Matrix
   if (ar != C.nrows() || ac != C.ncols())
     throw dimension_mismatch("tgb::transpose: C is " + detail::shape(C.nrows(), C.ncols()) + ", the result is " +
                              detail::shape(ar, ac));
+  detail::host_only("transpose", detail::residence("transpose", {{"C", C.location()}, {"A", A.location()},
+                                                     {"the mask", detail::where_mask(mask, C.location())}}));
   detail::guard_alloc([&] {
     auto M = detail::host::make_mask(mask, C.nrows(), C.ncols());
     detail::oriented<TA> a(A, tr);
@@ -164,6 +257,7 @@ void transpose(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Matrix
 // The fold of every entry of A under the monoid; its identity if A is empty.
 template <class T, class Monoid>
 T reduce(const Monoid& monoid, const Matrix<T>& A) {
+  detail::host_only("reduce", A.location());
   bool has = false;
   return detail::guard_alloc([&] { return detail::host::reduce_all<T>(A.tiles(), monoid, has); });
 }
@@ -171,6 +265,7 @@ T reduce(const Monoid& monoid, const Matrix<T>& A) {
 // s = accum(s, fold of A) (GrB_Matrix_reduce to a scalar with accumulator).
 template <class S, class Accum, class Monoid, class T>
 void reduce(S& s, const Accum& accum, const Monoid& monoid, const Matrix<T>& A) {
+  detail::host_only("reduce", A.location());
   bool has = false;
   const S t = detail::guard_alloc([&] { return detail::host::reduce_all<S>(A.tiles(), monoid, has); });
   if constexpr (std::is_same_v<Accum, no_accum_t>) s = t;
@@ -208,6 +303,7 @@ void reduce(Vector<TW>& w, const Mask& mask, const Accum& accum, const Monoid& m
     throw dimension_mismatch("tgb::reduce: w has size " + std::to_string(w.size()) + " but the reduced matrix has " +
                              std::to_string(n) + " rows");
   detail::check_vector_mask(mask, w.size());
+  detail::host_only("reduce", A.location());
   detail::guard_alloc([&] {
     Vector<TW> t(n);
     detail::oriented<TA> a(A, desc.transpose_a);

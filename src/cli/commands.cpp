@@ -18,7 +18,7 @@ const std::vector<std::string>& semiring_names() {
 }
 
 const std::vector<std::string>& operator_names() {
-  // Order matches runtime_op in mxm_impl.hpp.
+  // Order matches tgb::detail::op_code.
   static const std::vector<std::string> names{"plus", "minus", "times", "min", "max", "first", "second",
                                               "pair", "any",   "lor",   "land", "lxor", "eq",    "ne"};
   return names;

@@ -12,31 +12,6 @@
 
 namespace tgb::cli {
 
-// An accumulator chosen at run time: it only runs in the write-back, so one
-// instantiation serves every operator name.
-struct runtime_op {
-  int op = 0;
-  template <class T>
-  T operator()(T a, T b) const {
-    switch (op) {
-      case 0: return plus{}(a, b);
-      case 1: return minus{}(a, b);
-      case 2: return times{}(a, b);
-      case 3: return min{}(a, b);
-      case 4: return max{}(a, b);
-      case 5: return first{}(a, b);
-      case 6: return second{}(a, b);
-      case 7: return pair{}(a, b);
-      case 8: return any{}(a, b);
-      case 9: return lor{}(a, b);
-      case 10: return land{}(a, b);
-      case 11: return lxor{}(a, b);
-      case 12: return eq{}(a, b);
-      default: return ne{}(a, b);
-    }
-  }
-};
-
 template <class F>
 void with_semiring(const std::string& name, F&& f) {
   if (name == "plus_times") f(plus_times);
@@ -98,7 +73,7 @@ int run_mxm(const mxm_options& o) {
     for (int rep = 0; rep < o.repeat; ++rep) {
       C = C0;
       const auto t0 = std::chrono::steady_clock::now();
-      if (accum_op >= 0) mxm(C, view, runtime_op{accum_op}, sr, A, B, d);
+      if (accum_op >= 0) mxm(C, view, detail::coded_op{accum_op}, sr, A, B, d);
       else mxm(C, view, no_accum, sr, A, B, d);
       const auto t1 = std::chrono::steady_clock::now();
       times_ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());

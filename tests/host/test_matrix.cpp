@@ -148,3 +148,16 @@ TEST_CASE("the layout stores nnz offsets in 64 bits and dimensions up to 2^36", 
   CHECK(*m.get(big - 1, 3) == 2);
   CHECK(m.ntiles() == 2);
 }
+
+TEST_CASE("moving to the GPU fails cleanly where there is none", "[matrix][backend]") {
+  Matrix<double> A(3, 3);
+  if (cuda_device_count() == 0) {
+    CHECK_THROWS_AS(A.to(backend::cuda), not_implemented);
+    CHECK(A.location() == backend::host);
+  } else {
+    A.to(backend::cuda);
+    CHECK(A.location() == backend::cuda);
+    A.to(backend::host);
+  }
+  CHECK(A.nrows() == 3);
+}

@@ -15,41 +15,52 @@ inline constexpr no_accum_t no_accum{};
 
 namespace tgb::detail::tile {
 
-// (16,16) write-back bits: Z = accum ? C|T : T; keep Z where the mask allows,
-// and old C elsewhere unless replacing.
+// Write-back bits, one row: Z = accum ? C|T : T; keep Z where the mask
+// allows, and old C elsewhere unless replacing.
+TGB_HD inline row_bits writeback_row_bits(row_bits cr, row_bits tr, row_bits allowed, bool has_accum, bool replace) {
+  const row_bits z = has_accum ? row_bits(cr | tr) : tr;
+  return row_bits((z & allowed) | (replace ? 0 : (cr & ~allowed)));
+}
+
+// (16,16) write-back bits.
 TGB_HD inline void writeback_bits(const row_bits* c, const row_bits* t, const row_bits* allowed, bool has_accum,
                                   bool replace, row_bits* out) {
-  for (int r = 0; r < tile_dim; ++r) {
-    const row_bits cr = c ? c[r] : row_bits(0);
-    const row_bits tr = t ? t[r] : row_bits(0);
-    const row_bits z = has_accum ? row_bits(cr | tr) : tr;
-    out[r] = row_bits((z & allowed[r]) | (replace ? 0 : (cr & ~allowed[r])));
+  for (int r = 0; r < tile_dim; ++r)
+    out[r] = writeback_row_bits(c ? c[r] : row_bits(0), t ? t[r] : row_bits(0), allowed[r], has_accum, replace);
+}
+
+// Write-back values of row r, in out's bit order (out_row = the row's first slot).
+template <class TC, class Accum>
+TGB_HD inline void writeback_row_values(const tile_ref_t<TC>& c, const tile_ref_t<TC>& t, int r, row_bits allowed,
+                                        const Accum& accum, row_bits out_bits, TC* out_row) {
+  int n = 0;
+  std::uint32_t bits = out_bits;
+  while (bits) {
+    const int j = lowest_bit(bits);
+    bits &= bits - 1;
+    bool has_c = false, has_t = false;
+    const TC cv = c.at(r, j, has_c);
+    const TC tv = t.at(r, j, has_t);
+    TC v;
+    if (!((allowed >> j) & 1u)) {
+      v = cv;  // outside the mask: old C kept
+    } else if constexpr (std::is_same_v<Accum, no_accum_t>) {
+      v = tv;
+    } else {
+      v = has_c ? (has_t ? static_cast<TC>(accum(cv, tv)) : cv) : tv;
+    }
+    out_row[n++] = v;
   }
 }
 
-// Values of the write-back, in out's bit order.
+// (16,16) write-back values, in out's bit order.
 template <class TC, class Accum>
 TGB_HD inline void writeback_values(tile_ref_t<TC> c, tile_ref_t<TC> t, const row_bits* allowed,
                                     const Accum& accum, const row_bits* out_mask, TC* out) {
   int n = 0;
   for (int r = 0; r < tile_dim; ++r) {
-    std::uint32_t bits = out_mask[r];
-    while (bits) {
-      const int j = lowest_bit(bits);
-      bits &= bits - 1;
-      bool has_c = false, has_t = false;
-      const TC cv = c.at(r, j, has_c);
-      const TC tv = t.at(r, j, has_t);
-      TC v;
-      if (!((allowed[r] >> j) & 1u)) {
-        v = cv;  // outside the mask: old C kept
-      } else if constexpr (std::is_same_v<Accum, no_accum_t>) {
-        v = tv;
-      } else {
-        v = has_c ? (has_t ? static_cast<TC>(accum(cv, tv)) : cv) : tv;
-      }
-      out[n++] = v;
-    }
+    writeback_row_values(c, t, r, allowed[r], accum, out_mask[r], out + n);
+    n += popcount16(out_mask[r]);
   }
 }
 

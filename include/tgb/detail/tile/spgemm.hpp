@@ -7,18 +7,20 @@
 
 namespace tgb::detail::tile {
 
-// Symbolic: (16,16) A tile bits x (16,16) B tile bits -> OR into C row bits.
-// C row r gains B's row k for every k stored in A's row r.
-TGB_HD inline void symbolic_or(const row_bits* a_mask, const row_bits* b_mask, row_bits* c_mask) {
-  for (int r = 0; r < tile_dim; ++r) {
-    std::uint32_t bits = a_mask[r];
-    row_bits acc = c_mask[r];
-    while (bits) {
-      acc |= b_mask[lowest_bit(bits)];
-      bits &= bits - 1;
-    }
-    c_mask[r] = acc;
+// Symbolic, one row: C row r gains B's row k for every k stored in A's row r.
+// (1,16) A row bits x (16,16) B tile bits -> (1,16) C row bits.
+TGB_HD inline row_bits symbolic_row(std::uint32_t a_bits, const row_bits* b_mask) {
+  row_bits acc = 0;
+  while (a_bits) {
+    acc = row_bits(acc | b_mask[lowest_bit(a_bits)]);
+    a_bits &= a_bits - 1;
   }
+  return acc;
+}
+
+// Symbolic: (16,16) A tile bits x (16,16) B tile bits -> OR into C row bits.
+TGB_HD inline void symbolic_or(const row_bits* a_mask, const row_bits* b_mask, row_bits* c_mask) {
+  for (int r = 0; r < tile_dim; ++r) c_mask[r] = row_bits(c_mask[r] | symbolic_row(a_mask[r], b_mask));
 }
 
 // Local row pointers from row bits; returns the tile's entry count.
@@ -58,52 +60,71 @@ TGB_HD inline void accumulate(const Add& add, TC& slot, row_bits& written, int j
   }
 }
 
-// Numeric, sparse accumulator: products go straight into C's compressed
-// slots, found by ranking the column among the row's bits. C's bits (already
-// masked) decide which products are kept.
+// Numeric, sparse accumulator, one row: products go straight into C's
+// compressed slots for row r (c_row_vals = the row's first slot), found by
+// ranking the column among the row's bits. C's bits (already masked) decide
+// which products are kept. (1,16) A row x (16,16) B -> (1,16) C row.
+template <class Add, class Mul, class TC, class TA, class TB>
+TGB_HD inline void numeric_sparse_row(const Add& add, const Mul& mul, const tile_ref_t<TA>& a,
+                                      const tile_ref_t<TB>& b, int r, row_bits cm, TC* c_row_vals,
+                                      row_bits& written) {
+  if (!cm) return;
+  for (int p = a.row_begin(r), pe = a.row_end(r); p < pe; ++p) {
+    const int k = a.col_idx[p];
+    if (!(cm & b.row_mask[k])) continue;
+    const TC av = static_cast<TC>(a.values[p]);
+    for (int q = b.row_begin(k), qe = b.row_end(k); q < qe; ++q) {
+      const int j = b.col_idx[q];
+      if (!((cm >> j) & 1u)) continue;
+      accumulate(add, c_row_vals[rank_below(cm, j)], written, j, mul(av, static_cast<TC>(b.values[q])));
+    }
+  }
+}
+
+// Numeric, dense accumulator, one row: a 16-slot array indexed by column,
+// for tiles heavy enough that ranking every product costs more than a final
+// compression pass (compress_dense_row).
+template <class Add, class Mul, class TC, class TA, class TB>
+TGB_HD inline void numeric_dense_row(const Add& add, const Mul& mul, const tile_ref_t<TA>& a, const tile_ref_t<TB>& b,
+                                     int r, row_bits cm, TC* acc /* (1,16) */, row_bits& written) {
+  if (!cm) return;
+  for (int p = a.row_begin(r), pe = a.row_end(r); p < pe; ++p) {
+    const int k = a.col_idx[p];
+    if (!(cm & b.row_mask[k])) continue;
+    const TC av = static_cast<TC>(a.values[p]);
+    for (int q = b.row_begin(k), qe = b.row_end(k); q < qe; ++q) {
+      const int j = b.col_idx[q];
+      if (!((cm >> j) & 1u)) continue;
+      accumulate(add, acc[j], written, j, mul(av, static_cast<TC>(b.values[q])));
+    }
+  }
+}
+
+// Dense row accumulator -> the row's compressed slots.
+template <class TC>
+TGB_HD inline void compress_dense_row(row_bits cm, const TC* acc, TC* c_row_vals) {
+  int n = 0;
+  std::uint32_t bits = cm;
+  while (bits) {
+    c_row_vals[n++] = acc[lowest_bit(bits)];
+    bits &= bits - 1;
+  }
+}
+
+// Whole-tile forms (the host calls these; a GPU thread calls the row forms).
 // (16,16) A x (16,16) B -> (16,16) C, compressed.
 template <class Add, class Mul, class TC, class TA, class TB>
 TGB_HD inline void numeric_sparse(const Add& add, const Mul& mul, tile_ref_t<TA> a, tile_ref_t<TB> b,
                                   const row_bits* c_mask, const std::uint8_t* c_row_ptr, TC* c_vals,
                                   row_bits* written) {
-  for (int r = 0; r < tile_dim; ++r) {
-    const row_bits cm = c_mask[r];
-    if (!cm) continue;
-    for (int p = a.row_begin(r), pe = a.row_end(r); p < pe; ++p) {
-      const int k = a.col_idx[p];
-      if (!(cm & b.row_mask[k])) continue;
-      const TC av = static_cast<TC>(a.values[p]);
-      for (int q = b.row_begin(k), qe = b.row_end(k); q < qe; ++q) {
-        const int j = b.col_idx[q];
-        if (!((cm >> j) & 1u)) continue;
-        const int slot = c_row_ptr[r] + rank_below(cm, j);
-        accumulate(add, c_vals[slot], written[r], j, mul(av, static_cast<TC>(b.values[q])));
-      }
-    }
-  }
+  for (int r = 0; r < tile_dim; ++r)
+    numeric_sparse_row(add, mul, a, b, r, c_mask[r], c_vals + c_row_ptr[r], written[r]);
 }
 
-// Numeric, dense accumulator: a 16x16 array indexed by (row, column), for
-// tiles heavy enough that ranking every product costs more than a final
-// compression pass (see compress_dense).
 template <class Add, class Mul, class TC, class TA, class TB>
 TGB_HD inline void numeric_dense(const Add& add, const Mul& mul, tile_ref_t<TA> a, tile_ref_t<TB> b,
-                                 const row_bits* c_mask, TC* acc /* (16,16) row-major */,
-                                 row_bits* written) {
-  for (int r = 0; r < tile_dim; ++r) {
-    const row_bits cm = c_mask[r];
-    if (!cm) continue;
-    for (int p = a.row_begin(r), pe = a.row_end(r); p < pe; ++p) {
-      const int k = a.col_idx[p];
-      if (!(cm & b.row_mask[k])) continue;
-      const TC av = static_cast<TC>(a.values[p]);
-      for (int q = b.row_begin(k), qe = b.row_end(k); q < qe; ++q) {
-        const int j = b.col_idx[q];
-        if (!((cm >> j) & 1u)) continue;
-        accumulate(add, acc[r * tile_dim + j], written[r], j, mul(av, static_cast<TC>(b.values[q])));
-      }
-    }
-  }
+                                 const row_bits* c_mask, TC* acc /* (16,16) row-major */, row_bits* written) {
+  for (int r = 0; r < tile_dim; ++r) numeric_dense_row(add, mul, a, b, r, c_mask[r], acc + r * tile_dim, written[r]);
 }
 
 // Dense accumulator -> compressed values, in C's bit order.

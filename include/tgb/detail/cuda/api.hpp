@@ -1,0 +1,72 @@
+// tgb CUDA backend: what host code may call. Definitions live in the .cuh
+// files beside this one and are instantiated in src/cuda for the predefined
+// semirings on their types; a .cu file that includes <tgb/cuda/mxm.cuh> may
+// instantiate others (see docs/api.md).
+#pragma once
+
+#include <type_traits>
+
+#include "tgb/algebra.hpp"
+#include "tgb/detail/device_storage.hpp"
+
+namespace tgb::detail::cuda {
+
+// A mask for the device pipeline: M's tile structure on the device, the bits
+// that admit a write in each of its tiles, and whether to complement them.
+struct mask_arg {
+  const device_pattern* pat = nullptr;  // nullptr: no mask
+  const row_bits* bits = nullptr;       // 16 per tile of pat
+  bool complement = false;
+};
+
+// Bits of M's entries whose value is nonzero (value masks).
+template <class U>
+device_buffer<row_bits> value_mask_bits(const device_tile_matrix<U>& m, stream_t s);
+
+// A' on the device.
+template <class T>
+device_tile_matrix<T> transpose(const device_tile_matrix<T>& a, stream_t s);
+
+// T = A (+.*) B computed only where the mask admits, then
+// C<M, replace> = accum(C, T) (accum_code: -2 none, else tgb::detail::op_code).
+template <class TC, class TA, class TB, class Semiring>
+device_tile_matrix<TC> mxm(const device_tile_matrix<TC>& C, const mask_arg& M, int accum_code, bool replace,
+                           const Semiring& s, const device_tile_matrix<TA>& A, const device_tile_matrix<TB>& B,
+                           stream_t stream);
+
+// ---- which combinations the library instantiates ------------------------
+template <class T, class... L>
+inline constexpr bool one_of = (std::is_same_v<T, L> || ...);
+
+template <class T>
+inline constexpr bool device_value_type = one_of<T, bool, std::int32_t, std::int64_t, float, double>;
+
+template <class S>
+inline constexpr bool device_semiring =
+    one_of<S, std::decay_t<decltype(plus_times)>, std::decay_t<decltype(plus_min)>, std::decay_t<decltype(min_plus)>,
+           std::decay_t<decltype(max_plus)>, std::decay_t<decltype(min_times)>, std::decay_t<decltype(max_times)>,
+           std::decay_t<decltype(min_max)>, std::decay_t<decltype(max_min)>, std::decay_t<decltype(lor_land)>,
+           std::decay_t<decltype(plus_pair)>, std::decay_t<decltype(any_pair)>, std::decay_t<decltype(plus_first)>,
+           std::decay_t<decltype(plus_second)>, std::decay_t<decltype(min_first)>,
+           std::decay_t<decltype(min_second)>, std::decay_t<decltype(any_second)>,
+           std::decay_t<decltype(any_first)>, std::decay_t<decltype(max_first)>,
+           std::decay_t<decltype(max_second)>>;
+
+// True where the library holds a device mxm for (TC, TA, TB, Semiring):
+// every predefined semiring with all three types equal, and plus_pair into
+// int64 from bool (triangle counting). Specialize to true in a .cu file that
+// includes <tgb/cuda/mxm.cuh> to enable another combination there.
+template <class TC, class TA, class TB, class Semiring>
+struct mxm_enabled
+    : std::bool_constant<
+#if defined(TGB_HAVE_CUDA)
+          (device_value_type<TC> && std::is_same_v<TC, TA> && std::is_same_v<TC, TB> && device_semiring<Semiring>) ||
+          (std::is_same_v<TC, std::int64_t> && std::is_same_v<TA, bool> && std::is_same_v<TB, bool> &&
+           std::is_same_v<Semiring, std::decay_t<decltype(plus_pair)>>)
+#else
+          false
+#endif
+          > {
+};
+
+}  // namespace tgb::detail::cuda

@@ -1,0 +1,187 @@
+// tgb CUDA backend: helpers shared by the kernels (error checks, CUB calls
+// with temporary storage from tgb's memory resource, tile look-ups).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <cub/cub.cuh>
+#include <string>
+
+#include "tgb/detail/cuda/api.hpp"
+#include "tgb/detail/tile/ref.hpp"
+#include "tgb/error.hpp"
+
+namespace tgb::detail::cuda {
+
+inline cudaStream_t native(stream_t s) { return reinterpret_cast<cudaStream_t>(s); }
+
+// CUDA errors become exceptions at the API boundary.
+inline void check(cudaError_t e, const char* what) {
+  if (e == cudaSuccess) return;
+  cudaGetLastError();
+  if (e == cudaErrorMemoryAllocation) throw out_of_memory(std::string("tgb: device out of memory in ") + what);
+  throw panic(std::string("tgb: CUDA error in ") + what + ": " + cudaGetErrorString(e));
+}
+
+inline unsigned grid_for(offset_t n, int threads) {
+  const offset_t b = (n + threads - 1) / threads;
+  return static_cast<unsigned>(b < 1 ? 1 : (b > 2147483647 ? 2147483647 : b));
+}
+
+// Reads one value back to the host (a size the host needs: this waits).
+template <class T>
+T read_back(const T* dev, stream_t s) {
+  T v{};
+  copy_device_to_host(&v, dev, sizeof(T), s);
+  return v;
+}
+
+// Device view of a pattern.
+struct pattern_ref {
+  index_t nrows, ncols, tile_rows, tile_cols;
+  offset_t ntiles;
+  const offset_t* tile_ptr;
+  const tile_index_t* tile_col;
+  const offset_t* tile_offset;
+  const std::uint8_t* row_ptr;
+  const row_bits* row_mask;
+  const std::uint8_t* col_idx;
+};
+
+inline pattern_ref ref(const device_pattern& p) {
+  return pattern_ref{p.nrows,           p.ncols,           p.tile_rows(),        p.tile_cols(),
+                     p.ntiles,          p.tile_ptr.data(), p.tile_col.data(),    p.tile_offset.data(),
+                     p.row_ptr.data(),  p.row_mask.data(), p.col_idx.data()};
+}
+
+template <class T>
+__device__ inline tile::tile_ref_t<T> tile_of(const pattern_ref& p, const T* values, offset_t t) {
+  const offset_t e = p.tile_offset[t];
+  return tile::tile_ref_t<T>{p.row_ptr + 16 * t, p.row_mask + 16 * t, p.col_idx + e, values + e,
+                             static_cast<int>(p.tile_offset[t + 1] - e)};
+}
+
+// Position of tile (I, J) in a pattern, or -1.
+__device__ inline offset_t find_tile(const offset_t* tile_ptr, const tile_index_t* tile_col, index_t I, index_t J) {
+  offset_t lo = tile_ptr[I], hi = tile_ptr[I + 1];
+  const offset_t end = hi;
+  while (lo < hi) {
+    const offset_t mid = lo + (hi - lo) / 2;
+    if (index_t(tile_col[mid]) < J) lo = mid + 1;
+    else hi = mid;
+  }
+  return (lo < end && index_t(tile_col[lo]) == J) ? lo : offset_t(-1);
+}
+
+// Largest i in [0, n) with a[i] <= x, for a non-decreasing a with a[0] <= x.
+template <class T>
+__device__ inline offset_t last_le(const T* a, offset_t n, T x) {
+  offset_t lo = 0, hi = n;
+  while (hi - lo > 1) {
+    const offset_t mid = lo + (hi - lo) / 2;
+    if (a[mid] <= x) lo = mid;
+    else hi = mid;
+  }
+  return lo;
+}
+
+// First i in [0, n) with a[i] >= x (n if none).
+template <class T>
+__device__ inline offset_t lower_bound(const T* a, offset_t n, T x) {
+  offset_t lo = 0, hi = n;
+  while (lo < hi) {
+    const offset_t mid = lo + (hi - lo) / 2;
+    if (a[mid] < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+// The mask's admitted bits of row r of tile (I, J).
+struct mask_ref {
+  const offset_t* tile_ptr = nullptr;
+  const tile_index_t* tile_col = nullptr;
+  const row_bits* bits = nullptr;
+  bool active = false;
+  bool complement = false;
+  __device__ offset_t tile(index_t I, index_t J) const { return find_tile(tile_ptr, tile_col, I, J); }
+  __device__ row_bits allowed(offset_t t, int r) const {
+    if (!active) return row_bits(0xFFFF);
+    const row_bits m = t >= 0 ? bits[16 * t + r] : row_bits(0);
+    return complement ? row_bits(~m) : m;
+  }
+};
+
+inline mask_ref ref(const mask_arg& m) {
+  mask_ref r;
+  if (m.pat) {
+    r.tile_ptr = m.pat->tile_ptr.data();
+    r.tile_col = m.pat->tile_col.data();
+    r.bits = m.bits;
+    r.active = true;
+    r.complement = m.complement;
+  }
+  return r;
+}
+
+// Sum of x over the 16 lanes of this thread's half-warp.
+__device__ inline int half_warp_sum(int x) {
+  const unsigned all = 0xFFFFFFFFu;
+  for (int o = 8; o > 0; o >>= 1) x += __shfl_xor_sync(all, x, o, 16);
+  return x;
+}
+
+// ---- CUB with temporary storage from tgb's resource ---------------------
+template <class F>
+void with_temp(stream_t s, F&& f) {
+  std::size_t bytes = 0;
+  check(f(nullptr, bytes), "CUB size query");
+  device_buffer<unsigned char> tmp(bytes ? bytes : 1, s);
+  check(f(tmp.data(), bytes), "CUB");
+}
+
+inline void exclusive_sum(const offset_t* in, offset_t* out, offset_t n, stream_t s) {
+  with_temp(s, [&](void* t, std::size_t& b) {
+    return cub::DeviceScan::ExclusiveSum(t, b, in, out, n, native(s));
+  });
+}
+
+inline int bits_for(unsigned long long x) {
+  int b = 1;
+  while (b < 64 && (x >> b) != 0) ++b;
+  return b;
+}
+
+// Sorts (key, value) pairs by key; keys use bits [0, end_bit).
+inline void sort_pairs(device_buffer<std::uint64_t>& keys, device_buffer<std::uint64_t>& vals, offset_t n,
+                       int end_bit, stream_t s) {
+  if (n <= 1) return;
+  device_buffer<std::uint64_t> k2(n, s), v2(n, s);
+  cub::DoubleBuffer<std::uint64_t> kb(keys.data(), k2.data()), vb(vals.data(), v2.data());
+  with_temp(s, [&](void* t, std::size_t& b) {
+    return cub::DeviceRadixSort::SortPairs(t, b, kb, vb, n, 0, end_bit, native(s));
+  });
+  if (kb.Current() != keys.data()) {
+    keys.swap(k2);
+    vals.swap(v2);
+  }
+}
+
+// Tile row of every tile of a pattern.
+device_buffer<index_t> tile_rows_of(const device_pattern& p, stream_t s);
+
+// Builds a pattern's level-1/level-2 arrays for `n` kept candidate tiles
+// whose keys (I * tile_cols + J, increasing), 16 row masks and entry counts
+// are given, compacting away those with no entries. Extra per-candidate
+// arrays in `carry` are compacted along.
+struct candidates {
+  offset_t n = 0;
+  device_buffer<std::uint64_t> key;
+  device_buffer<row_bits> mask;
+  device_buffer<offset_t> count;
+  device_buffer<offset_t> carry0, carry1;
+};
+device_pattern finish_pattern(index_t nrows, index_t ncols, candidates& c, stream_t s);
+
+}  // namespace tgb::detail::cuda

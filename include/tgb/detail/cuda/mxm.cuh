@@ -1,0 +1,154 @@
+// tgb CUDA backend: the per-type and per-semiring parts of mxm (step 3 and
+// the write-back values), plus the transpose and value masks. Include it
+// (through <tgb/cuda/mxm.cuh>) in a .cu file to instantiate mxm for a
+// semiring or types the library does not ship.
+#pragma once
+
+#include <type_traits>
+
+#include "tgb/detail/cuda/common.cuh"
+#include "tgb/detail/cuda/plan.hpp"
+#include "tgb/detail/tile/elementwise.hpp"
+#include "tgb/detail/tile/spgemm.hpp"
+
+namespace tgb::detail::cuda {
+
+// Tiles with at least this many entries use the dense row accumulator.
+inline constexpr int kDenseTileThreshold = 96;
+inline constexpr int kNumericThreads = 128;  // 8 C tiles per block, 16 threads each
+
+// Step 3: 16 threads per C tile, thread r owns local row r: it walks the
+// tile's (A, B) pairs in increasing k and accumulates row r, into the
+// compressed slots (sparse) or a 16-slot row in shared memory (dense).
+template <class TC, class TA, class TB, class Add, class Mul>
+__global__ void __launch_bounds__(kNumericThreads)
+    k_numeric(offset_t nc, pattern_ref C, const offset_t* begin, const offset_t* end, const std::uint64_t* pairs,
+              pattern_ref A, const TA* a_vals, pattern_ref B, const TB* b_vals, Add add, Mul mul, TC* c_vals) {
+  extern __shared__ __align__(16) unsigned char smem[];
+  TC* acc = reinterpret_cast<TC*>(smem) + threadIdx.x * tile_dim;  // (1,16) per thread
+  const offset_t g = blockIdx.x * offset_t(blockDim.x) + threadIdx.x;
+  const offset_t c = g / tile_dim;
+  const int r = static_cast<int>(g % tile_dim);
+  if (c >= nc) return;
+  const row_bits cm = C.row_mask[16 * c + r];
+  if (!cm) return;
+  TC* out = c_vals + C.tile_offset[c] + C.row_ptr[16 * c + r];
+  const bool dense = C.tile_offset[c + 1] - C.tile_offset[c] >= kDenseTileThreshold;
+  row_bits written = 0;
+  for (offset_t p = begin[c]; p < end[c]; ++p) {
+    const offset_t a = offset_t(pairs[p] >> 32), b = offset_t(pairs[p] & 0xFFFFFFFFu);
+    const auto at = tile_of(A, a_vals, a);
+    const auto bt = tile_of(B, b_vals, b);
+    if (dense) tile::numeric_dense_row(add, mul, at, bt, r, cm, acc, written);
+    else tile::numeric_sparse_row(add, mul, at, bt, r, cm, out, written);
+  }
+  if (dense) tile::compress_dense_row(cm, acc, out);
+}
+
+// Write-back values: 16 threads per output tile.
+template <class TC, class Accum>
+__global__ void k_writeback_values(offset_t nt, pattern_ref out, const offset_t* c_tile, const offset_t* t_tile,
+                                   pattern_ref C, const TC* c_vals, pattern_ref T, const TC* t_vals, mask_ref M,
+                                   Accum accum, TC* o_vals) {
+  const offset_t g = blockIdx.x * offset_t(blockDim.x) + threadIdx.x;
+  const offset_t u = g / tile_dim;
+  const int r = static_cast<int>(g % tile_dim);
+  if (u >= nt) return;
+  const index_t I = last_le(out.tile_ptr, out.tile_rows + 1, u);
+  const index_t J = out.tile_col[u];
+  const row_bits allowed = M.allowed(M.active ? M.tile(I, J) : -1, r);
+  const tile::tile_ref_t<TC> none{nullptr, nullptr, nullptr, nullptr, 0};
+  const auto ct = c_tile[u] >= 0 ? tile_of(C, c_vals, c_tile[u]) : none;
+  const auto tt = t_tile[u] >= 0 ? tile_of(T, t_vals, t_tile[u]) : none;
+  tile::writeback_row_values(ct, tt, r, allowed, accum, out.row_mask[16 * u + r],
+                             o_vals + out.tile_offset[u] + out.row_ptr[16 * u + r]);
+}
+
+template <class U>
+__global__ void k_value_mask(offset_t nt, pattern_ref m, const U* vals, row_bits* bits) {
+  for (offset_t t = blockIdx.x * offset_t(blockDim.x) + threadIdx.x; t < nt; t += offset_t(gridDim.x) * blockDim.x) {
+    const auto tr = tile_of(m, vals, t);
+    for (int r = 0; r < tile_dim; ++r) {
+      row_bits keep = 0;
+      for (int q = tr.row_begin(r); q < tr.row_end(r); ++q)
+        if (tr.values[q] != U(0)) keep = row_bits(keep | (1u << tr.col_idx[q]));
+      bits[16 * t + r] = keep;
+    }
+  }
+}
+
+template <class T>
+__global__ void k_gather(offset_t n, const offset_t* idx, const T* src, T* dst) {
+  for (offset_t e = blockIdx.x * offset_t(blockDim.x) + threadIdx.x; e < n; e += offset_t(gridDim.x) * blockDim.x)
+    dst[e] = src[idx[e]];
+}
+
+template <class U>
+device_buffer<row_bits> value_mask_bits(const device_tile_matrix<U>& m, stream_t s) {
+  device_buffer<row_bits> bits(16 * m.pat.ntiles, s);
+  if (m.pat.ntiles)
+    k_value_mask<<<grid_for(m.pat.ntiles, 256), 256, 0, native(s)>>>(m.pat.ntiles, ref(m.pat), m.values.data(),
+                                                                      bits.data());
+  check(cudaGetLastError(), "value mask");
+  return bits;
+}
+
+template <class T>
+device_tile_matrix<T> transpose(const device_tile_matrix<T>& a, stream_t s) {
+  device_tile_matrix<T> t;
+  device_buffer<offset_t> gather;
+  t.pat = transpose_pattern(a.pat, gather, s);
+  t.values = device_buffer<T>(t.pat.nnz, s);
+  if (t.pat.nnz)
+    k_gather<<<grid_for(t.pat.nnz, 256), 256, 0, native(s)>>>(t.pat.nnz, gather.data(), a.values.data(),
+                                                               t.values.data());
+  check(cudaGetLastError(), "transpose values");
+  return t;
+}
+
+// C<M, replace> = accum(C, T) on the device.
+template <class TC>
+device_tile_matrix<TC> writeback(const device_tile_matrix<TC>& C, const mask_arg& M, int accum_code, bool replace,
+                                 device_tile_matrix<TC>&& T, bool t_within_mask, stream_t s) {
+  const bool has_accum = accum_code >= 0;
+  if (!has_accum && (!M.pat || (replace && t_within_mask))) return std::move(T);
+  writeback_plan w = plan_writeback(C.pat, T.pat, M, has_accum, replace, s);
+  device_tile_matrix<TC> out;
+  out.pat = std::move(w.out);
+  out.values = device_buffer<TC>(out.pat.nnz, s);
+  if (out.pat.ntiles) {
+    const unsigned grid = grid_for(16 * out.pat.ntiles, 256);
+    if (has_accum)
+      k_writeback_values<TC><<<grid, 256, 0, native(s)>>>(out.pat.ntiles, ref(out.pat), w.c_tile.data(),
+                                                           w.t_tile.data(), ref(C.pat), C.values.data(), ref(T.pat),
+                                                           T.values.data(), ref(M), coded_op{accum_code},
+                                                           out.values.data());
+    else
+      k_writeback_values<TC><<<grid, 256, 0, native(s)>>>(out.pat.ntiles, ref(out.pat), w.c_tile.data(),
+                                                           w.t_tile.data(), ref(C.pat), C.values.data(), ref(T.pat),
+                                                           T.values.data(), ref(M), no_accum_t{}, out.values.data());
+  }
+  check(cudaGetLastError(), "write-back values");
+  return out;
+}
+
+template <class TC, class TA, class TB, class Semiring>
+device_tile_matrix<TC> mxm(const device_tile_matrix<TC>& C, const mask_arg& M, int accum_code, bool replace,
+                           const Semiring& sr, const device_tile_matrix<TA>& A, const device_tile_matrix<TB>& B,
+                           stream_t s) {
+  product_plan plan = plan_product(A.pat, B.pat, M, s);
+  device_tile_matrix<TC> T;
+  T.values = device_buffer<TC>(plan.C.nnz, s);
+  const offset_t nc = plan.C.ntiles;
+  if (nc) {
+    const std::size_t smem = kNumericThreads * tile_dim * sizeof(TC);
+    k_numeric<TC, TA, TB><<<grid_for(16 * nc, kNumericThreads), kNumericThreads, smem, native(s)>>>(
+        nc, ref(plan.C), plan.seg_begin.data(), plan.seg_end.data(), plan.pairs.data(), ref(A.pat), A.values.data(),
+        ref(B.pat), B.values.data(), sr.add, sr.mul, T.values.data());
+  }
+  check(cudaGetLastError(), "numeric");
+  T.pat = std::move(plan.C);
+  return writeback(C, M, accum_code, replace, std::move(T), /*t_within_mask=*/true, s);
+}
+
+}  // namespace tgb::detail::cuda

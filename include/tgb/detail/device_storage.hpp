@@ -1,0 +1,163 @@
+// tgb: the tile layout resident on a CUDA device. Host-compilable: the
+// buffers hold device pointers and call into the library to allocate, free
+// and copy, so host-only code can own and move device matrices.
+#pragma once
+
+#include <cstdint>
+#include <utility>
+
+#include "tgb/detail/tile_storage.hpp"
+#include "tgb/device.hpp"
+
+namespace tgb::detail {
+
+void* device_allocate(std::size_t bytes, stream_t s);  // throws out_of_memory
+void device_free(void* p, std::size_t bytes, stream_t s) noexcept;
+void copy_host_to_device(void* dst, const void* src, std::size_t bytes, stream_t s);
+void copy_device_to_host(void* dst, const void* src, std::size_t bytes, stream_t s);  // waits for it
+void copy_device_to_device(void* dst, const void* src, std::size_t bytes, stream_t s);
+
+template <class T>
+class device_buffer {
+ public:
+  device_buffer() = default;
+  explicit device_buffer(std::size_t n, stream_t s = current_stream()) : stream_(s) {
+    if (n) {
+      data_ = static_cast<T*>(device_allocate(n * sizeof(T), s));
+      size_ = n;
+    }
+  }
+  device_buffer(const device_buffer&) = delete;
+  device_buffer& operator=(const device_buffer&) = delete;
+  device_buffer(device_buffer&& o) noexcept { swap(o); }
+  device_buffer& operator=(device_buffer&& o) noexcept {
+    device_buffer tmp(std::move(o));
+    swap(tmp);
+    return *this;
+  }
+  ~device_buffer() {
+    if (data_) device_free(data_, size_ * sizeof(T), stream_);
+  }
+  void swap(device_buffer& o) noexcept {
+    std::swap(data_, o.data_);
+    std::swap(size_, o.size_);
+    std::swap(stream_, o.stream_);
+  }
+  T* data() const noexcept { return data_; }
+  std::size_t size() const noexcept { return size_; }
+
+  static device_buffer from_host(const T* src, std::size_t n, stream_t s) {
+    device_buffer b(n, s);
+    if (n) copy_host_to_device(b.data_, src, n * sizeof(T), s);
+    return b;
+  }
+  buffer<T> to_host() const {
+    buffer<T> out(size_);
+    if (size_) copy_device_to_host(out.data(), data_, size_ * sizeof(T), stream_);
+    return out;
+  }
+  device_buffer clone(stream_t s) const {
+    device_buffer b(size_, s);
+    if (size_) copy_device_to_device(b.data_, data_, size_ * sizeof(T), s);
+    return b;
+  }
+
+ private:
+  T* data_ = nullptr;
+  std::size_t size_ = 0;
+  stream_t stream_ = nullptr;
+};
+
+struct device_pattern {
+  index_t nrows = 0;
+  index_t ncols = 0;
+  offset_t ntiles = 0;
+  offset_t nnz = 0;
+  device_buffer<offset_t> tile_ptr;      // tile_rows + 1
+  device_buffer<tile_index_t> tile_col;  // ntiles
+  device_buffer<offset_t> tile_offset;   // ntiles + 1
+  device_buffer<std::uint8_t> row_ptr;   // 16 ntiles
+  device_buffer<row_bits> row_mask;      // 16 ntiles
+  device_buffer<std::uint8_t> col_idx;   // nnz
+
+  index_t tile_rows() const { return tiles_for(nrows); }
+  index_t tile_cols() const { return tiles_for(ncols); }
+};
+
+template <class T>
+struct device_tile_matrix {
+  device_pattern pat;
+  device_buffer<T> values;
+};
+
+inline device_pattern pattern_to_device(const tile_pattern& p, stream_t s) {
+  device_pattern d;
+  d.nrows = p.nrows;
+  d.ncols = p.ncols;
+  d.ntiles = p.ntiles();
+  d.nnz = p.nnz();
+  d.tile_ptr = device_buffer<offset_t>::from_host(p.tile_ptr.data(), p.tile_ptr.size(), s);
+  d.tile_col = device_buffer<tile_index_t>::from_host(p.tile_col.data(), p.tile_col.size(), s);
+  d.tile_offset = device_buffer<offset_t>::from_host(p.tile_offset.data(), p.tile_offset.size(), s);
+  d.row_ptr = device_buffer<std::uint8_t>::from_host(p.row_ptr.data(), p.row_ptr.size(), s);
+  d.row_mask = device_buffer<row_bits>::from_host(p.row_mask.data(), p.row_mask.size(), s);
+  d.col_idx = device_buffer<std::uint8_t>::from_host(p.col_idx.data(), p.col_idx.size(), s);
+  return d;
+}
+
+inline tile_pattern pattern_to_host(const device_pattern& d) {
+  tile_pattern p;
+  p.nrows = d.nrows;
+  p.ncols = d.ncols;
+  p.tile_ptr = d.tile_ptr.to_host();
+  p.tile_col = d.tile_col.to_host();
+  p.tile_offset = d.tile_offset.to_host();
+  p.row_ptr = d.row_ptr.to_host();
+  p.row_mask = d.row_mask.to_host();
+  p.col_idx = d.col_idx.to_host();
+  return p;
+}
+
+inline device_pattern clone_pattern(const device_pattern& d, stream_t s) {
+  device_pattern c;
+  c.nrows = d.nrows;
+  c.ncols = d.ncols;
+  c.ntiles = d.ntiles;
+  c.nnz = d.nnz;
+  c.tile_ptr = d.tile_ptr.clone(s);
+  c.tile_col = d.tile_col.clone(s);
+  c.tile_offset = d.tile_offset.clone(s);
+  c.row_ptr = d.row_ptr.clone(s);
+  c.row_mask = d.row_mask.clone(s);
+  c.col_idx = d.col_idx.clone(s);
+  return c;
+}
+
+template <class T>
+device_tile_matrix<T> to_device(const tile_matrix<T>& m, stream_t s) {
+  device_tile_matrix<T> d;
+  d.pat = pattern_to_device(m.pat, s);
+  d.values = device_buffer<T>::from_host(m.values.data(), m.values.size(), s);
+  return d;
+}
+
+template <class T>
+tile_matrix<T> to_host(const device_tile_matrix<T>& d) {
+  tile_matrix<T> m;
+  m.pat = pattern_to_host(d.pat);
+  m.values = d.values.to_host();
+  return m;
+}
+
+template <class T>
+device_tile_matrix<T> clone(const device_tile_matrix<T>& d, stream_t s) {
+  device_tile_matrix<T> c;
+  c.pat = clone_pattern(d.pat, s);
+  c.values = d.values.clone(s);
+  return c;
+}
+
+// An empty device pattern (tile_ptr all zero).
+device_pattern empty_device_pattern(index_t nrows, index_t ncols, stream_t s);
+
+}  // namespace tgb::detail

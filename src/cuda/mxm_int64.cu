@@ -1,0 +1,10 @@
+// tgb CUDA backend: mxm for every predefined semiring on int64.
+#include "mxm_instances.cuh"
+
+TGB_CUDA_MXM_ALL(std::int64_t)
+
+// plus_pair into int64 from bool (triangle counting).
+template tgb::detail::device_tile_matrix<std::int64_t> tgb::detail::cuda::mxm(
+    const tgb::detail::device_tile_matrix<std::int64_t>&, const tgb::detail::cuda::mask_arg&, int, bool,
+    const std::decay_t<decltype(tgb::plus_pair)>&, const tgb::detail::device_tile_matrix<bool>&,
+    const tgb::detail::device_tile_matrix<bool>&, tgb::stream_t);

@@ -1,0 +1,210 @@
+// mxm on the GPU against the host backend: the same randomized cases (every
+// semiring, mask mode, replace, accumulator and transpose) and the real
+// matrices. Patterns and integer/bool/min/max/any values must be identical;
+// floating-point plus within 1e-12 relative (the GPU contracts a*b+c into
+// one fused multiply-add).
+#include <cuda_runtime.h>
+
+#include <random>
+
+#include "../oracle.hpp"
+#include "../tgb_catch.hpp"
+
+using namespace tgb;
+
+namespace {
+
+template <class T>
+Matrix<T> on_device(Matrix<T> m) {
+  m.to(backend::cuda);
+  return m;
+}
+
+template <class T>
+Matrix<T> on_host(Matrix<T> m) {
+  m.to(backend::host);
+  return m;
+}
+
+struct dcase {
+  int mask;
+  bool replace, accum, ta, tb;
+  index_t m, k, n;
+  double density;
+};
+
+template <class TC, class TA, class TB, class SR, class Acc>
+void check_device(std::mt19937_64& rng, const SR& sr, const Acc& acc, const dcase& c, double tol) {
+  const auto A = oracle::random_matrix<TA>(rng, c.ta ? c.k : c.m, c.ta ? c.m : c.k, c.density);
+  const auto B = oracle::random_matrix<TB>(rng, c.tb ? c.n : c.k, c.tb ? c.k : c.n, c.density);
+  const auto C0 = oracle::random_matrix<TC>(rng, c.m, c.n, 0.3);
+  const auto M = oracle::random_matrix<int>(rng, c.m, c.n, 0.5);
+  descriptor d;
+  d.replace = c.replace;
+  d.transpose_a = c.ta;
+  d.transpose_b = c.tb;
+  auto run = [&](Matrix<TC>& C, const Matrix<TA>& a, const Matrix<TB>& b, const Matrix<int>& m) {
+    auto go = [&](const auto& mask) {
+      if (c.accum) mxm(C, mask, acc, sr, a, b, d);
+      else mxm(C, mask, no_accum, sr, a, b, d);
+    };
+    switch (c.mask) {
+      case 0: go(no_mask); break;
+      case 1: go(m); break;
+      case 2: go(structure(m)); break;
+      case 3: go(complement(m)); break;
+      default: go(complement(structure(m))); break;
+    }
+  };
+  Matrix<TC> host = C0;
+  run(host, A, B, M);
+  Matrix<TC> dev = on_device(C0);
+  run(dev, on_device(A), on_device(B), on_device(M));
+  REQUIRE(dev.location() == backend::cuda);
+  INFO("mask " << c.mask << " replace " << c.replace << " accum " << c.accum << " ta " << c.ta << " tb " << c.tb
+               << " m " << c.m << " k " << c.k << " n " << c.n << " density " << c.density);
+  REQUIRE(dev.nvals() == host.nvals());
+  REQUIRE(oracle::diff(oracle::to_map(on_host(dev)), oracle::to_map(host), tol) == "");
+}
+
+template <class TC, class TA, class TB, class SR, class Acc>
+void all_device_combinations(std::uint64_t seed, const SR& sr, const Acc& acc, double tol = 0) {
+  std::mt19937_64 rng(seed);
+  const index_t shapes[] = {0, 1, 15, 16, 17, 33, 70};
+  const double dens[] = {0.002, 0.05, 0.3, 0.9};
+  std::uniform_int_distribution<int> ps(0, 6), pd(0, 3);
+  for (int mask = 0; mask < 5; ++mask)
+    for (int rep = 0; rep < 2; ++rep)
+      for (int ac = 0; ac < 2; ++ac)
+        for (int tr = 0; tr < 4; ++tr) {
+          dcase c{mask, rep == 1, ac == 1, (tr & 1) != 0, (tr & 2) != 0, shapes[ps(rng)], shapes[ps(rng)],
+                  shapes[ps(rng)], dens[pd(rng)]};
+          check_device<TC, TA, TB>(rng, sr, acc, c, tol);
+        }
+}
+
+std::string data(const std::string& f) { return std::string(TGB_TEST_DATA_DIR) + "/" + f; }
+
+}  // namespace
+
+TEST_CASE("device mxm equals host: plus_times on every type", "[cuda][mxm]") {
+  all_device_combinations<double, double, double>(1, plus_times, plus{}, 1e-12);
+  all_device_combinations<float, float, float>(2, plus_times, plus{}, 1e-5);
+  all_device_combinations<std::int32_t, std::int32_t, std::int32_t>(3, plus_times, plus{});
+  all_device_combinations<std::int64_t, std::int64_t, std::int64_t>(4, plus_times, min{});
+  all_device_combinations<bool, bool, bool>(5, plus_times, lor{});
+}
+
+TEST_CASE("device mxm equals host: min/max, boolean, pair, first/second, any", "[cuda][mxm]") {
+  all_device_combinations<double, double, double>(11, min_plus, min{});
+  all_device_combinations<std::int64_t, std::int64_t, std::int64_t>(12, min_plus, plus{});
+  all_device_combinations<float, float, float>(13, max_plus, max{});
+  all_device_combinations<std::int32_t, std::int32_t, std::int32_t>(14, max_plus, plus{});
+  all_device_combinations<double, double, double>(15, min_times, min{});
+  all_device_combinations<std::int64_t, std::int64_t, std::int64_t>(16, max_times, max{});
+  all_device_combinations<std::int32_t, std::int32_t, std::int32_t>(17, min_max, min{});
+  all_device_combinations<double, double, double>(18, max_min, max{});
+  all_device_combinations<std::int32_t, std::int32_t, std::int32_t>(19, plus_min, plus{});
+  all_device_combinations<bool, bool, bool>(21, lor_land, lor{});
+  all_device_combinations<std::int64_t, bool, bool>(22, plus_pair, plus{});
+  all_device_combinations<bool, bool, bool>(23, any_pair, lor{});
+  all_device_combinations<double, double, double>(24, plus_first, plus{}, 1e-12);
+  all_device_combinations<std::int64_t, std::int64_t, std::int64_t>(25, plus_second, plus{});
+  all_device_combinations<std::int32_t, std::int32_t, std::int32_t>(26, min_first, min{});
+  all_device_combinations<double, double, double>(27, min_second, min{});
+  all_device_combinations<std::int32_t, std::int32_t, std::int32_t>(28, any_second, second{});
+}
+
+TEST_CASE("device mxm equals host on larger and denser shapes", "[cuda][mxm][large]") {
+  std::mt19937_64 rng(41);
+  for (double density : {0.0005, 0.01, 0.1}) {
+    for (int mask : {0, 1, 4}) {
+      dcase c{mask, mask == 1, mask == 4, false, mask == 4, 611, 700, 557, density};
+      check_device<double, double, double>(rng, plus_times, plus{}, c, 1e-12);
+      check_device<std::int64_t, std::int64_t, std::int64_t>(rng, min_plus, min{}, c, 0);
+    }
+  }
+  dcase full{0, false, false, false, false, 96, 96, 96, 1.0};  // full tiles: dense accumulator
+  check_device<double, double, double>(rng, plus_times, plus{}, full, 1e-12);
+  full.mask = 3;
+  check_device<bool, bool, bool>(rng, lor_land, lor{}, full, 0);
+}
+
+TEST_CASE("device mxm equals host on the real matrices", "[cuda][mxm][real]") {
+  for (const char* f : {"karate.mtx", "west0067.mtx", "jagmesh7.mtx", "bcsstk13.mtx", "cryg2500.mtx", "netscience.mtx",
+                        "ca-GrQc.mtx", "add32.mtx", "cage8.mtx", "fidapex6.mtx", "crack.mtx", "luxembourg.mtx"}) {
+    INFO(f);
+    const auto A = io::read_matrix_market<double>(data(f));
+    const index_t n = A.nrows();
+    Matrix<double> host(n, n);
+    mxm(host, no_mask, no_accum, plus_times, A, A);
+    Matrix<double> dev = on_device(Matrix<double>(n, n));
+    const auto dA = on_device(A);
+    mxm(dev, no_mask, no_accum, plus_times, dA, dA);
+    CHECK(oracle::diff(oracle::to_map(on_host(dev)), oracle::to_map(host), 1e-12) == "");
+    // The masked triangle product on the device gives the known count.
+    const Matrix<bool> S = undirected_pattern(A);
+    Matrix<bool> L(n, n);
+    select(L, no_mask, no_accum, tril{}, S, -1);
+    Matrix<std::int64_t> Ch(n, n);
+    mxm(Ch, structure(L), no_accum, plus_pair, L, L, descriptor{}.with_transpose_b());
+    const auto dL = on_device(L);
+    Matrix<std::int64_t> Cd = on_device(Matrix<std::int64_t>(n, n));
+    mxm(Cd, structure(dL), no_accum, plus_pair, dL, dL, descriptor{}.with_transpose_b());
+    CHECK(oracle::diff(oracle::to_map(on_host(Cd)), oracle::to_map(Ch)) == "");
+  }
+}
+
+TEST_CASE("residence: moves round-trip, mixed operands are an error, streams are honoured", "[cuda][residence]") {
+  std::mt19937_64 rng(7);
+  const auto A = oracle::random_matrix<double>(rng, 50, 40, 0.1);
+  Matrix<double> d = A;
+  d.to(backend::cuda);
+  CHECK(d.location() == backend::cuda);
+  CHECK(d.nvals() == A.nvals());
+  CHECK_THROWS_AS(d.get(0, 0), invalid_value);
+  const Matrix<double> copy = d;  // device-to-device copy
+  CHECK(copy.location() == backend::cuda);
+  CHECK(oracle::diff(oracle::to_map(on_host(copy)), oracle::to_map(A)) == "");
+  Matrix<double> C(50, 50);
+  try {
+    mxm(C, no_mask, no_accum, plus_times, d, A, descriptor{}.with_transpose_b());
+    FAIL("mixed residence accepted");
+  } catch (const invalid_value& e) {
+    CHECK(std::string(e.what()).find("move them") != std::string::npos);
+  }
+  CHECK(C.location() == backend::host);
+  CHECK(C.nvals() == 0);
+  // Other operations are host-only for now and say so.
+  Matrix<double> E = on_device(Matrix<double>(50, 40));
+  CHECK_THROWS_AS(ewise_add(E, no_mask, no_accum, plus{}, d, d), not_implemented);
+  // Work on a caller's stream.
+  cudaStream_t s;
+  REQUIRE(cudaStreamCreate(&s) == cudaSuccess);
+  {
+    stream_scope scope(reinterpret_cast<stream_t>(s));
+    Matrix<double> Cs = on_device(Matrix<double>(50, 50));
+    mxm(Cs, no_mask, no_accum, plus_times, d, d, descriptor{}.with_transpose_b());
+    Matrix<double> H(50, 50);
+    mxm(H, no_mask, no_accum, plus_times, A, A, descriptor{}.with_transpose_b());
+    CHECK(oracle::diff(oracle::to_map(on_host(Cs)), oracle::to_map(H), 1e-12) == "");
+  }
+  cudaStreamDestroy(s);
+  // Unsupported combinations fail cleanly rather than at link time.
+  const Matrix<std::int32_t> I = on_device(oracle::random_matrix<std::int32_t>(rng, 10, 10, 0.3));
+  Matrix<std::int64_t> J = on_device(Matrix<std::int64_t>(10, 10));
+  CHECK_THROWS_AS(mxm(J, no_mask, no_accum, plus_times, I, I), not_implemented);
+}
+
+TEST_CASE("device memory is accounted and returned", "[cuda][memory]") {
+  const std::size_t before = device_bytes_in_use();
+  {
+    std::mt19937_64 rng(9);
+    auto A = on_device(oracle::random_matrix<double>(rng, 300, 300, 0.05));
+    Matrix<double> C = on_device(Matrix<double>(300, 300));
+    reset_device_peak_bytes();
+    mxm(C, no_mask, no_accum, plus_times, A, A);
+    CHECK(device_peak_bytes() > device_bytes_in_use() - before);
+  }
+  CHECK(device_bytes_in_use() == before);
+}
