@@ -208,3 +208,14 @@ TEST_CASE("device memory is accounted and returned", "[cuda][memory]") {
   }
   CHECK(device_bytes_in_use() == before);
 }
+
+TEST_CASE("device mxm, small cases for the sanitizers", "[cuda][sanitize]") {
+  // A few cases of each mask mode, small enough to run under racecheck.
+  std::mt19937_64 rng(77);
+  for (int mask = 0; mask < 5; ++mask) {
+    dcase c{mask, mask % 2 == 1, mask >= 3, mask == 2, mask == 4, 40, 33, 47, 0.1};
+    check_device<double, double, double>(rng, plus_times, plus{}, c, 1e-12);
+    c.density = 0.9;
+    check_device<std::int32_t, std::int32_t, std::int32_t>(rng, min_plus, min{}, c, 0);
+  }
+}

@@ -1,0 +1,239 @@
+// tgb-bench: tgb's CUDA mxm and cuSPARSE SpGEMM on the same inputs, timed
+// with CUDA events around the whole call (allocation of temporaries and of C
+// included), warm-up excluded.
+#include <cuda_runtime.h>
+#include <cusparse.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "gpu.hpp"
+
+namespace bench {
+
+namespace {
+
+void ck(cudaError_t e, const char* w) {
+  if (e != cudaSuccess) throw std::runtime_error(std::string(w) + ": " + cudaGetErrorString(e));
+}
+
+struct events {
+  cudaEvent_t a, b;
+  events() {
+    ck(cudaEventCreate(&a), "event");
+    ck(cudaEventCreate(&b), "event");
+  }
+  ~events() {
+    cudaEventDestroy(a);
+    cudaEventDestroy(b);
+  }
+  double ms() {
+    ck(cudaEventSynchronize(b), "sync");
+    float t = 0;
+    ck(cudaEventElapsedTime(&t, a, b), "elapsed");
+    return t;
+  }
+};
+
+template <class T>
+tgb::Matrix<T> convert(const tgb::Matrix<double>& A) {
+  tgb::Matrix<T> out(A.nrows(), A.ncols());
+  tgb::apply(out, tgb::no_mask, tgb::no_accum, tgb::identity{}, A);
+  return out;
+}
+
+template <class TC, class TA, class SR, class Mask>
+timing run_tgb(const tgb::Matrix<TA>& A_host, const SR& sr, const Mask& mask_host, bool masked, bool transpose_b,
+               int reps, tgb::csr<double>* result) {
+  timing t;
+  tgb::Matrix<TA> A = A_host;
+  A.to(tgb::backend::cuda);
+  Mask M = mask_host;
+  M.to(tgb::backend::cuda);
+  const tgb::descriptor d = tgb::descriptor{}.with_transpose_b(transpose_b);
+  auto once = [&](tgb::Matrix<TC>& C) {
+    if (masked) tgb::mxm(C, tgb::structure(M), tgb::no_accum, sr, A, A, d);
+    else tgb::mxm(C, tgb::no_mask, tgb::no_accum, sr, A, A, d);
+  };
+  events ev;
+  for (int r = -1; r < reps; ++r) {  // r = -1: warm-up
+    tgb::Matrix<TC> C(A.nrows(), A.nrows());
+    C.to(tgb::backend::cuda);
+    ck(cudaDeviceSynchronize(), "sync");
+    const std::size_t base = tgb::device_bytes_in_use();
+    tgb::reset_device_peak_bytes();
+    ck(cudaEventRecord(ev.a, nullptr), "record");
+    once(C);
+    ck(cudaEventRecord(ev.b, nullptr), "record");
+    const double ms = ev.ms();
+    if (r >= 0) t.ms.push_back(ms);
+    t.peak_bytes = std::max(t.peak_bytes, tgb::device_peak_bytes() - base);
+    t.nvals = C.nvals();
+    if (r == reps - 1 && result) {
+      C.to(tgb::backend::host);
+      tgb::Matrix<double> Cd(C.nrows(), C.ncols());
+      tgb::apply(Cd, tgb::no_mask, tgb::no_accum, tgb::identity{}, C);
+      *result = Cd.to_csr();
+    }
+  }
+  t.ran = true;
+  return t;
+}
+
+}  // namespace
+
+bool gpu_available() { return tgb::cuda_device_count() > 0; }
+std::string gpu_description() { return tgb::cuda_device_description(); }
+
+double gpu_copy_bandwidth() {
+  const std::size_t bytes = std::size_t(1) << 30;
+  void *a = nullptr, *b = nullptr;
+  ck(cudaMalloc(&a, bytes), "malloc");
+  ck(cudaMalloc(&b, bytes), "malloc");
+  ck(cudaMemset(a, 1, bytes), "memset");
+  events ev;
+  std::vector<double> ms;
+  for (int r = 0; r < 6; ++r) {
+    ck(cudaEventRecord(ev.a, nullptr), "record");
+    ck(cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice), "copy");
+    ck(cudaEventRecord(ev.b, nullptr), "record");
+    if (r) ms.push_back(ev.ms());
+  }
+  cudaFree(a);
+  cudaFree(b);
+  std::sort(ms.begin(), ms.end());
+  return 2.0 * bytes / (ms[ms.size() / 2] * 1e-3) / 1e9;
+}
+
+timing tgb_cuda(op o, const tgb::Matrix<double>& A, const tgb::Matrix<bool>& L, int reps, tgb::csr<double>* result) {
+  const tgb::Matrix<bool> none(A.nrows(), A.ncols());
+  switch (o) {
+    case op::plus_times_fp64: return run_tgb<double>(A, tgb::plus_times, none, false, false, reps, result);
+    case op::plus_times_fp32: return run_tgb<float>(convert<float>(A), tgb::plus_times, none, false, false, reps, result);
+    case op::min_plus_fp64: return run_tgb<double>(A, tgb::min_plus, none, false, false, reps, result);
+    case op::lor_land_bool: return run_tgb<bool>(convert<bool>(A), tgb::lor_land, none, false, false, reps, result);
+    default: return run_tgb<std::int64_t>(L, tgb::plus_pair, L, true, true, reps, result);
+  }
+}
+
+namespace {
+void cs(cusparseStatus_t s, const char* w) {
+  if (s != CUSPARSE_STATUS_SUCCESS) throw std::runtime_error(std::string(w) + ": " + cusparseGetErrorString(s));
+}
+}  // namespace
+
+timing cusparse(op o, const tgb::csr<double>& A, int reps, tgb::csr<double>* result) {
+  timing t;
+  if (o != op::plus_times_fp64 && o != op::plus_times_fp32) {
+    t.note = "cuSPARSE has no such semiring";
+    return t;
+  }
+  const bool f32 = o == op::plus_times_fp32;
+  const cudaDataType vt = f32 ? CUDA_R_32F : CUDA_R_64F;
+  const std::size_t vs = f32 ? 4 : 8;
+  const long long n = static_cast<long long>(A.rowptr.size()) - 1, nnz = static_cast<long long>(A.colidx.size());
+  if (nnz >= (1LL << 31)) {
+    t.note = "more than 2^31 entries: cuSPARSE's 32-bit indices cannot hold A";
+    return t;
+  }
+  std::vector<int> rp(A.rowptr.begin(), A.rowptr.end()), ci(A.colidx.begin(), A.colidx.end());
+  std::vector<float> vf(A.values.begin(), A.values.end());
+  int *d_rp, *d_ci;
+  void* d_v;
+  ck(cudaMalloc(&d_rp, rp.size() * 4), "malloc");
+  ck(cudaMalloc(&d_ci, std::max<std::size_t>(ci.size(), 1) * 4), "malloc");
+  ck(cudaMalloc(&d_v, std::max<std::size_t>(nnz, 1) * vs), "malloc");
+  ck(cudaMemcpy(d_rp, rp.data(), rp.size() * 4, cudaMemcpyHostToDevice), "copy");
+  ck(cudaMemcpy(d_ci, ci.data(), ci.size() * 4, cudaMemcpyHostToDevice), "copy");
+  ck(cudaMemcpy(d_v, f32 ? static_cast<const void*>(vf.data()) : A.values.data(), nnz * vs, cudaMemcpyHostToDevice),
+     "copy");
+  cusparseHandle_t h;
+  cs(cusparseCreate(&h), "create");
+  cusparseSpMatDescr_t a;
+  cs(cusparseCreateCsr(&a, n, n, nnz, d_rp, d_ci, d_v, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                       CUSPARSE_INDEX_BASE_ZERO, vt),
+     "csr");
+  const double alpha = 1, beta = 0;
+  const float alphaf = 1, betaf = 0;
+  const void* pa = f32 ? static_cast<const void*>(&alphaf) : &alpha;
+  const void* pb = f32 ? static_cast<const void*>(&betaf) : &beta;
+  const auto opn = CUSPARSE_OPERATION_NON_TRANSPOSE;
+  events ev;
+  try {
+    for (int r = -1; r < reps; ++r) {
+      cusparseSpMatDescr_t c;
+      cs(cusparseCreateCsr(&c, n, n, 0, nullptr, nullptr, nullptr, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                           CUSPARSE_INDEX_BASE_ZERO, vt),
+         "csr C");
+      cusparseSpGEMMDescr_t sd;
+      cs(cusparseSpGEMM_createDescr(&sd), "descr");
+      std::size_t b1 = 0, b2 = 0;
+      void *buf1 = nullptr, *buf2 = nullptr, *c_rp = nullptr, *c_ci = nullptr, *c_v = nullptr;
+      ck(cudaDeviceSynchronize(), "sync");
+      ck(cudaEventRecord(ev.a, nullptr), "record");
+      cs(cusparseSpGEMM_workEstimation(h, opn, opn, pa, a, a, pb, c, vt, CUSPARSE_SPGEMM_DEFAULT, sd, &b1, nullptr),
+         "workEstimation");
+      ck(cudaMallocAsync(&buf1, std::max<std::size_t>(b1, 1), nullptr), "malloc");
+      cs(cusparseSpGEMM_workEstimation(h, opn, opn, pa, a, a, pb, c, vt, CUSPARSE_SPGEMM_DEFAULT, sd, &b1, buf1),
+         "workEstimation");
+      cusparseStatus_t st = cusparseSpGEMM_compute(h, opn, opn, pa, a, a, pb, c, vt, CUSPARSE_SPGEMM_DEFAULT, sd, &b2,
+                                                   nullptr);
+      if (st == CUSPARSE_STATUS_INSUFFICIENT_RESOURCES) {
+        cudaFreeAsync(buf1, nullptr);
+        cusparseSpGEMM_destroyDescr(sd);
+        cusparseDestroySpMat(c);
+        t.note = "CUSPARSE_STATUS_INSUFFICIENT_RESOURCES with the default algorithm";
+        break;
+      }
+      cs(st, "compute size");
+      ck(cudaMallocAsync(&buf2, std::max<std::size_t>(b2, 1), nullptr), "malloc");
+      cs(cusparseSpGEMM_compute(h, opn, opn, pa, a, a, pb, c, vt, CUSPARSE_SPGEMM_DEFAULT, sd, &b2, buf2), "compute");
+      int64_t cr, cc, cn;
+      cs(cusparseSpMatGetSize(c, &cr, &cc, &cn), "size");
+      ck(cudaMallocAsync(&c_rp, (n + 1) * 4, nullptr), "malloc");
+      ck(cudaMallocAsync(&c_ci, std::max<int64_t>(cn, 1) * 4, nullptr), "malloc");
+      ck(cudaMallocAsync(&c_v, std::max<int64_t>(cn, 1) * vs, nullptr), "malloc");
+      cs(cusparseCsrSetPointers(c, c_rp, c_ci, c_v), "set pointers");
+      cs(cusparseSpGEMM_copy(h, opn, opn, pa, a, a, pb, c, vt, CUSPARSE_SPGEMM_DEFAULT, sd), "copy");
+      ck(cudaEventRecord(ev.b, nullptr), "record");
+      const double ms = ev.ms();
+      if (r >= 0) t.ms.push_back(ms);
+      t.peak_bytes = std::max(t.peak_bytes, b1 + b2 + std::size_t(n + 1) * 4 + std::size_t(cn) * (4 + vs));
+      t.nvals = cn;
+      if (r == reps - 1 && result) {
+        std::vector<int> orp(n + 1), oci(cn);
+        std::vector<double> ov(cn);
+        std::vector<float> ovf(f32 ? cn : 0);
+        ck(cudaMemcpy(orp.data(), c_rp, (n + 1) * 4, cudaMemcpyDeviceToHost), "copy back");
+        ck(cudaMemcpy(oci.data(), c_ci, cn * 4, cudaMemcpyDeviceToHost), "copy back");
+        if (f32) {
+          ck(cudaMemcpy(ovf.data(), c_v, cn * 4, cudaMemcpyDeviceToHost), "copy back");
+          std::copy(ovf.begin(), ovf.end(), ov.begin());
+        } else {
+          ck(cudaMemcpy(ov.data(), c_v, cn * 8, cudaMemcpyDeviceToHost), "copy back");
+        }
+        result->rowptr.assign(orp.begin(), orp.end());
+        result->colidx.assign(oci.begin(), oci.end());
+        result->values = ov;
+      }
+      cudaFreeAsync(buf1, nullptr);
+      cudaFreeAsync(buf2, nullptr);
+      cudaFreeAsync(c_rp, nullptr);
+      cudaFreeAsync(c_ci, nullptr);
+      cudaFreeAsync(c_v, nullptr);
+      cusparseSpGEMM_destroyDescr(sd);
+      cusparseDestroySpMat(c);
+    }
+    t.ran = !t.ms.empty();
+  } catch (const std::exception& e) {
+    t.note = e.what();
+  }
+  cusparseDestroySpMat(a);
+  cusparseDestroy(h);
+  cudaFree(d_rp);
+  cudaFree(d_ci);
+  cudaFree(d_v);
+  return t;
+}
+
+}  // namespace bench

@@ -1,0 +1,33 @@
+// tgb-bench: the GPU side (tgb CUDA and cuSPARSE), timed with CUDA events.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "tgb/tgb.hpp"
+
+namespace bench {
+
+enum class op { plus_times_fp64, plus_times_fp32, min_plus_fp64, lor_land_bool, triangles };
+const char* op_name(op o);
+
+struct timing {
+  bool ran = false;
+  std::string note;            // why it did not run, or what happened
+  std::vector<double> ms;      // one per timed repetition
+  std::size_t peak_bytes = 0;  // device bytes allocated at the high-water mark
+  long long nvals = 0;         // entries of the result
+};
+
+bool gpu_available();
+std::string gpu_description();
+// Copy bandwidth in GB/s (bytes read + written per second), for the bytes floor.
+double gpu_copy_bandwidth();
+
+// C = A*A (or the masked triangle product) with tgb on the GPU; `result`
+// receives C on the host for checking.
+timing tgb_cuda(op o, const tgb::Matrix<double>& A, const tgb::Matrix<bool>& L, int reps, tgb::csr<double>* result);
+// C = A*A with cusparseSpGEMM (plus_times only).
+timing cusparse(op o, const tgb::csr<double>& A, int reps, tgb::csr<double>* result);
+
+}  // namespace bench

@@ -1,0 +1,393 @@
+// tgb-bench: tgb against cuSPARSE (GPU) and SuiteSparse:GraphBLAS (host) on
+// the same inputs, in one process. Every result is checked against its
+// baseline before its time is reported; medians of repeated runs, warm-up
+// excluded; peak memory of each implementation.
+//
+//   tgb-bench [--reps N] [--host-reps N] [--json FILE] [--large] [--only NAME]
+//             [--no-host] [--no-gpu] [--threads N] [FILE.mtx ...]
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <map>
+#include <sstream>
+
+#include "gpu.hpp"
+#include "suite.hpp"
+
+#if defined(TGB_BENCH_GRAPHBLAS)
+extern "C" {
+#include <GraphBLAS.h>
+}
+#endif
+
+using namespace tgb;
+using namespace bench;
+
+namespace {
+
+struct options {
+  int reps = 10, host_reps = 10, threads = 0;
+  bool large = false, host = true, gpu = true;
+  std::string json, only;
+  std::vector<std::string> files;
+};
+
+double median(std::vector<double> v) {
+  if (v.empty()) return NAN;
+  std::sort(v.begin(), v.end());
+  return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
+}
+
+template <class F>
+std::vector<double> host_times(int reps, F&& f) {
+  std::vector<double> ms;
+  for (int r = -1; r < reps; ++r) {
+    const auto t0 = std::chrono::steady_clock::now();
+    f();
+    const double t = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (r >= 0) ms.push_back(t);
+  }
+  return ms;
+}
+
+// Same pattern (rows sorted by column first) and values within rel_tol.
+std::string compare(csr<double> got, csr<double> want, double rel_tol) {
+  auto sort_rows = [](csr<double>& c) {
+    for (std::size_t i = 0; i + 1 < c.rowptr.size(); ++i) {
+      std::vector<std::pair<index_t, double>> row;
+      for (offset_t p = c.rowptr[i]; p < c.rowptr[i + 1]; ++p) row.push_back({c.colidx[p], c.values[p]});
+      std::sort(row.begin(), row.end());
+      for (std::size_t k = 0; k < row.size(); ++k) {
+        c.colidx[c.rowptr[i] + k] = row[k].first;
+        c.values[c.rowptr[i] + k] = row[k].second;
+      }
+    }
+  };
+  sort_rows(got);
+  sort_rows(want);
+  if (got.rowptr != want.rowptr) return "row pointers differ";
+  if (got.colidx != want.colidx) return "column indices differ";
+  for (std::size_t k = 0; k < want.values.size(); ++k) {
+    const double g = got.values[k], w = want.values[k];
+    if (!(std::fabs(g - w) <= rel_tol * std::max(1.0, std::fabs(w))) && !(std::isnan(g) && std::isnan(w)))
+      return "value " + std::to_string(k) + ": " + std::to_string(g) + " vs " + std::to_string(w);
+  }
+  return "";
+}
+
+struct row {
+  std::string matrix, op, impl, check, note;
+  long long n = 0, nnz_a = 0, products = 0, nnz_c = 0;
+  std::vector<double> ms;
+  double peak_mb = NAN, floor_ms = NAN, convert_ms = NAN;
+  double baseline_ms = NAN;
+};
+
+std::vector<row> rows;
+std::ofstream json_out;
+
+void emit(const row& r) {
+  rows.push_back(r);
+  const double med = median(r.ms);
+  const double gflops = r.ms.empty() ? NAN : 2.0 * double(r.products) / (med * 1e-3) / 1e9;
+  const double lo = r.ms.empty() ? NAN : *std::min_element(r.ms.begin(), r.ms.end());
+  const double hi = r.ms.empty() ? NAN : *std::max_element(r.ms.begin(), r.ms.end());
+  char line[512];
+  std::snprintf(line, sizeof line, "%-16s %-15s %-11s %12lld %10.3f %8.3f-%-8.3f %8.2f %9.1f %8.3f %7s %s %s",
+                r.matrix.c_str(), r.op.c_str(), r.impl.c_str(), r.nnz_c, med, lo, hi, gflops, r.peak_mb, r.floor_ms,
+                std::isnan(r.baseline_ms) ? "" : (std::to_string(r.baseline_ms / med).substr(0, 5) + "x").c_str(),
+                r.check.c_str(), r.note.c_str());
+  std::cout << line << std::endl;
+  if (json_out) {
+    std::ostringstream js;
+    js << "{\"matrix\":\"" << r.matrix << "\",\"op\":\"" << r.op << "\",\"impl\":\"" << r.impl << "\",\"n\":" << r.n
+       << ",\"nnz_a\":" << r.nnz_a << ",\"products\":" << r.products << ",\"nnz_c\":" << r.nnz_c
+       << ",\"median_ms\":" << (r.ms.empty() ? 0.0 : med) << ",\"min_ms\":" << (r.ms.empty() ? 0.0 : lo)
+       << ",\"max_ms\":" << (r.ms.empty() ? 0.0 : hi) << ",\"runs\":" << r.ms.size()
+       << ",\"gflops\":" << (r.ms.empty() ? 0.0 : gflops) << ",\"peak_mb\":" << (std::isnan(r.peak_mb) ? 0.0 : r.peak_mb)
+       << ",\"bytes_floor_ms\":" << (std::isnan(r.floor_ms) ? 0.0 : r.floor_ms)
+       << ",\"csr_to_tile_ms\":" << (std::isnan(r.convert_ms) ? 0.0 : r.convert_ms) << ",\"check\":\"" << r.check
+       << "\",\"note\":\"" << r.note << "\"}\n";
+    json_out << js.str() << std::flush;
+  }
+}
+
+#if defined(TGB_BENCH_GRAPHBLAS)
+GrB_Matrix to_grb(const csr<double>& a, index_t n) {
+  GrB_Matrix g;
+  GrB_Matrix_new(&g, GrB_FP64, n, n);
+  std::vector<GrB_Index> I(a.colidx.size() + 1), J(a.colidx.size() + 1);
+  for (index_t i = 0; i < n; ++i)
+    for (offset_t p = a.rowptr[i]; p < a.rowptr[i + 1]; ++p) I[p] = i, J[p] = a.colidx[p];
+  std::vector<double> X(a.values);
+  X.push_back(0);
+  GrB_Matrix_build_FP64(g, I.data(), J.data(), X.data(), a.colidx.size(), GrB_FIRST_FP64);
+  GrB_Matrix_wait(g, GrB_MATERIALIZE);
+  return g;
+}
+#endif
+
+void run_matrix(const std::string& name, const Matrix<double>& A0, const options& o, double bw) {
+  // CSR -> tile conversion, timed on its own.
+  const csr<double> Acsr = A0.to_csr();
+  const index_t n = A0.nrows();
+  Matrix<double> A;
+  std::vector<double> conv = host_times(3, [&] { A = Matrix<double>::from_csr(n, n, Acsr.rowptr, Acsr.colidx, Acsr.values); });
+  long long products = 0;
+  for (index_t i = 0; i < n; ++i)
+    for (offset_t p = Acsr.rowptr[i]; p < Acsr.rowptr[i + 1]; ++p)
+      products += Acsr.rowptr[Acsr.colidx[p] + 1] - Acsr.rowptr[Acsr.colidx[p]];
+  const Matrix<bool> S = undirected_pattern(A);
+  Matrix<bool> L(n, n);
+  select(L, no_mask, no_accum, tril{}, S, -1);
+  const csr<bool> Lc = L.to_csr();
+  long long tri_products = 0;  // L * L' restricted to L: an upper bound, for GFLOPS
+  for (index_t i = 0; i < n; ++i)
+    for (offset_t p = Lc.rowptr[i]; p < Lc.rowptr[i + 1]; ++p) tri_products += Lc.rowptr[i + 1] - Lc.rowptr[i];
+  std::printf("# %s: n %lld, nnz %lld, tiles %lld (%.1f entries/tile), products %lld, CSR->tile (host) %.2f ms\n",
+              name.c_str(), (long long)n, (long long)A.nvals(), (long long)A.ntiles(),
+              A.ntiles() ? double(A.nvals()) / A.ntiles() : 0.0, products, median(conv));
+
+  const op ops[] = {op::plus_times_fp64, op::plus_times_fp32, op::min_plus_fp64, op::lor_land_bool, op::triangles};
+  for (op w : ops) {
+    row base;
+    base.matrix = name;
+    base.op = op_name(w);
+    base.n = n;
+    base.nnz_a = A.nvals();
+    base.products = w == op::triangles ? tri_products : products;
+    base.convert_ms = median(conv);
+    // Host reference result (also tgb's host timing).
+    csr<double> host_result;
+    std::vector<double> host_ms;
+    auto host_run = [&]() {
+      switch (w) {
+        case op::plus_times_fp64:
+        case op::plus_times_fp32: {
+          Matrix<double> C(n, n);
+          host_ms = host_times(o.host ? o.host_reps : 0, [&] { C = Matrix<double>(n, n); mxm(C, no_mask, no_accum, plus_times, A, A); });
+          host_result = C.to_csr();
+          break;
+        }
+        case op::min_plus_fp64: {
+          Matrix<double> C(n, n);
+          host_ms = host_times(o.host ? o.host_reps : 0, [&] { C = Matrix<double>(n, n); mxm(C, no_mask, no_accum, min_plus, A, A); });
+          host_result = C.to_csr();
+          break;
+        }
+        case op::lor_land_bool: {
+          Matrix<bool> C(n, n);
+          host_ms = host_times(o.host ? o.host_reps : 0, [&] { C = Matrix<bool>(n, n); mxm(C, no_mask, no_accum, lor_land, S, S); });
+          Matrix<double> Cd(n, n);
+          apply(Cd, no_mask, no_accum, identity{}, C);
+          host_result = Cd.to_csr();
+          break;
+        }
+        default: {
+          Matrix<std::int64_t> C(n, n);
+          host_ms = host_times(o.host ? o.host_reps : 0, [&] {
+            C = Matrix<std::int64_t>(n, n);
+            mxm(C, structure(L), no_accum, plus_pair, L, L, descriptor{}.with_transpose_b());
+          });
+          Matrix<double> Cd(n, n);
+          apply(Cd, no_mask, no_accum, identity{}, C);
+          host_result = Cd.to_csr();
+        }
+      }
+    };
+    host_run();
+    const long long host_nnz = static_cast<long long>(host_result.colidx.size());
+    const double floor_bytes = 2.0 * (double(n + 1) * 8 + double(A.nvals()) * 12) + double(n + 1) * 8 + double(host_nnz) * 12;
+    base.floor_ms = bw > 0 ? floor_bytes / (bw * 1e9) * 1e3 : NAN;
+
+    double gpu_base = NAN;
+    if (o.gpu && gpu_available()) {
+      csr<double> cs_result;
+      timing c = cusparse(w, Acsr, o.reps, &cs_result);
+      if (c.ran) {
+        row r = base;
+        r.impl = "cusparse";
+        r.ms = c.ms;
+        r.nnz_c = c.nvals;
+        r.peak_mb = c.peak_bytes / 1048576.0;
+        const std::string diff = compare(cs_result, host_result, w == op::plus_times_fp32 ? 1e-4 : 1e-9);
+        r.check = diff.empty() ? "ok" : "DIFFERS";
+        r.note = diff;
+        gpu_base = median(c.ms);
+        emit(r);
+      } else if (!c.note.empty() && (w == op::plus_times_fp64 || w == op::plus_times_fp32)) {
+        row r = base;
+        r.impl = "cusparse";
+        r.note = c.note;
+        emit(r);
+      }
+      csr<double> t_result;
+      row r = base;
+      r.impl = "tgb-cuda";
+      try {
+        timing t = tgb_cuda(w, A, L, o.reps, &t_result);
+        r.ms = t.ms;
+        r.nnz_c = t.nvals;
+        r.peak_mb = t.peak_bytes / 1048576.0;
+        const std::string diff = compare(t_result, host_result, w == op::plus_times_fp32 ? 1e-4 : 1e-9);
+        r.check = diff.empty() ? "ok" : "DIFFERS";
+        r.note = diff;
+        r.baseline_ms = gpu_base;
+      } catch (const std::exception& e) {
+        r.check = "FAILED";
+        r.note = e.what();
+      }
+      emit(r);
+    }
+    if (o.host && w != op::plus_times_fp32) {
+      row r = base;
+      r.impl = "tgb-host";
+      r.ms = host_ms;
+      r.nnz_c = host_nnz;
+      r.check = "reference";
+#if defined(TGB_BENCH_GRAPHBLAS)
+      if (w == op::plus_times_fp64 || w == op::triangles) {
+        row g = base;
+        g.impl = "suitesparse";
+        GrB_Matrix gA = to_grb(w == op::triangles ? [&] {
+          Matrix<double> Ld(n, n);
+          apply(Ld, no_mask, no_accum, identity{}, L);
+          return Ld.to_csr();
+        }() : Acsr, n);
+        GrB_Matrix gC = nullptr;
+        GrB_Descriptor d = nullptr;
+        if (w == op::triangles) {
+          GrB_Descriptor_new(&d);
+          GrB_Descriptor_set(d, GrB_INP1, GrB_TRAN);
+          GrB_Descriptor_set(d, GrB_MASK, GrB_STRUCTURE);
+        }
+        g.ms = host_times(o.host_reps, [&] {
+          if (gC) GrB_Matrix_free(&gC);
+          GrB_Matrix_new(&gC, w == op::triangles ? GrB_INT64 : GrB_FP64, n, n);
+          GrB_mxm(gC, w == op::triangles ? gA : nullptr, nullptr,
+                  w == op::triangles ? GxB_PLUS_PAIR_INT64 : GrB_PLUS_TIMES_SEMIRING_FP64, gA, gA, d);
+          GrB_Matrix_wait(gC, GrB_MATERIALIZE);
+        });
+        GrB_Index nv = 0;
+        GrB_Matrix_nvals(&nv, gC);
+        g.nnz_c = nv;
+        g.check = (long long)nv == host_nnz ? "ok" : "DIFFERS";
+        GrB_Matrix_free(&gA);
+        GrB_Matrix_free(&gC);
+        if (d) GrB_Descriptor_free(&d);
+        emit(g);
+        r.baseline_ms = median(g.ms);
+      }
+#endif
+      emit(r);
+    }
+  }
+}
+
+}  // namespace
+
+namespace bench {
+const char* op_name(op o) {
+  switch (o) {
+    case op::plus_times_fp64: return "plus_times_f64";
+    case op::plus_times_fp32: return "plus_times_f32";
+    case op::min_plus_fp64: return "min_plus_f64";
+    case op::lor_land_bool: return "lor_land_bool";
+    default: return "tri_masked";
+  }
+}
+}  // namespace bench
+
+int main(int argc, char** argv) {
+  options o;
+  for (int k = 1; k < argc; ++k) {
+    const std::string a = argv[k];
+    auto next = [&]() -> std::string {
+      if (k + 1 >= argc) {
+        std::fprintf(stderr, "tgb-bench: %s needs a value\n", a.c_str());
+        std::exit(1);
+      }
+      return argv[++k];
+    };
+    if (a == "--reps") o.reps = std::max(1, std::atoi(next().c_str()));
+    else if (a == "--host-reps") o.host_reps = std::max(1, std::atoi(next().c_str()));
+    else if (a == "--json") o.json = next();
+    else if (a == "--large") o.large = true;
+    else if (a == "--only") o.only = next();
+    else if (a == "--no-host") o.host = false;
+    else if (a == "--no-gpu") o.gpu = false;
+    else if (a == "--threads") o.threads = std::atoi(next().c_str());
+    else if (!a.empty() && a[0] == '-') {
+      std::fprintf(stderr, "tgb-bench: unknown option %s\n", a.c_str());
+      return 1;
+    } else o.files.push_back(a);
+  }
+  if (o.threads > 0) omp_set_num_threads(o.threads);
+  if (!o.json.empty()) json_out.open(o.json);
+#if defined(TGB_BENCH_GRAPHBLAS)
+  GrB_init(GrB_NONBLOCKING);
+  GxB_Global_Option_set(GxB_GLOBAL_NTHREADS, omp_get_max_threads());
+#endif
+  const double bw = (o.gpu && gpu_available()) ? gpu_copy_bandwidth() : 0.0;
+  std::printf("# tgb-bench: GPU %s; device copy bandwidth %.0f GB/s; host %d threads; reps %d (host %d)\n",
+              gpu_description().c_str(), bw, omp_get_max_threads(), o.reps, o.host_reps);
+  std::printf("%-16s %-15s %-11s %12s %10s %17s %8s %9s %8s %7s %s\n", "matrix", "op", "impl", "nnz(C)", "median_ms",
+              "min-max", "GFLOPS", "peak_MB", "floor_ms", "speedup", "check");
+  std::vector<std::pair<std::string, std::function<Matrix<double>()>>> suite = {
+      {"lap2d_1024", [] { return bench::laplacian_2d(1024).build(); }},
+      {"stencil27_64", [] { return bench::stencil_27(64).build(); }},
+      {"blocks6_120k", [] { return bench::banded_blocks(120000, 6, 9).build(); }},
+      {"rmat16_ef8", [] { return bench::rmat(16, 8).build(); }},
+      {"uniform_2^20x8", [] { return bench::uniform_random(index_t(1) << 20, 8).build(); }},
+  };
+  if (o.large) {
+    suite.push_back({"stencil27_100", [] { return bench::stencil_27(100).build(); }});
+    suite.push_back({"rmat18_ef8", [] { return bench::rmat(18, 8).build(); }});
+  }
+  for (const auto& f : o.files) suite.push_back({f.substr(f.find_last_of('/') + 1), [f] { return io::read_graph<double>(f, io::duplicates::keep_first); }});
+  for (auto& [name, make] : suite) {
+    if (!o.only.empty() && name.find(o.only) == std::string::npos) continue;
+    try {
+      const Matrix<double> A = make();
+      if (A.nrows() != A.ncols()) {
+        std::printf("# %s: not square, skipped\n", name.c_str());
+        continue;
+      }
+      run_matrix(name, A, o, bw);
+    } catch (const std::exception& e) {
+      std::printf("# %s: %s\n", name.c_str(), e.what());
+    }
+  }
+  // Summary: geometric means of the speed-ups.
+  std::map<std::string, std::vector<double>> ratios, mem;
+  std::map<std::string, double> worst;
+  for (const auto& r : rows)
+    if (!std::isnan(r.baseline_ms) && !r.ms.empty() && r.check != "DIFFERS") {
+      const std::string key = r.impl + " " + r.op;
+      const double s = r.baseline_ms / median(r.ms);
+      ratios[key].push_back(std::log(s));
+      worst[key] = worst.count(key) ? std::min(worst[key], s) : s;
+    }
+  std::printf("\n# summary (speed-up over the baseline: cuSPARSE for tgb-cuda, SuiteSparse for tgb-host)\n");
+  for (const auto& [k, v] : ratios) {
+    double s = 0;
+    for (double x : v) s += x;
+    std::printf("# %-28s geomean %.2fx over %zu matrices, worst %.2fx\n", k.c_str(), std::exp(s / v.size()), v.size(),
+                worst[k]);
+  }
+  for (const auto& r : rows)
+    if (r.check == "DIFFERS" || r.check == "FAILED") {
+      std::printf("# CHECK FAILED: %s %s %s: %s\n", r.matrix.c_str(), r.op.c_str(), r.impl.c_str(), r.note.c_str());
+    }
+#if defined(TGB_BENCH_GRAPHBLAS)
+  GrB_finalize();
+#endif
+  return 0;
+}
