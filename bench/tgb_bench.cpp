@@ -183,8 +183,9 @@ void run_matrix(const std::string& name, const Matrix<double>& A0, const options
           break;
         }
         case op::lor_land_bool: {
-          Matrix<bool> C(n, n);
-          host_ms = host_times(o.host ? o.host_reps : 0, [&] { C = Matrix<bool>(n, n); mxm(C, no_mask, no_accum, lor_land, S, S); });
+          Matrix<bool> Ab(n, n), C(n, n);
+          apply(Ab, no_mask, no_accum, identity{}, A);
+          host_ms = host_times(o.host ? o.host_reps : 0, [&] { C = Matrix<bool>(n, n); mxm(C, no_mask, no_accum, lor_land, Ab, Ab); });
           Matrix<double> Cd(n, n);
           apply(Cd, no_mask, no_accum, identity{}, C);
           host_result = Cd.to_csr();

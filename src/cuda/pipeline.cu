@@ -319,7 +319,7 @@ writeback_plan plan_writeback(const device_pattern& C, const device_pattern& T, 
   // Union of the tile positions of C and T.
   const offset_t n = C.ntiles + T.ntiles;
   const index_t tc = C.tile_cols();
-  device_buffer<std::uint64_t> key(n, s), val(n, s);
+  device_buffer<std::uint64_t> key(n, s);
   {
     device_buffer<index_t> crow = tile_rows_of(C, s), trow = tile_rows_of(T, s);
     if (C.ntiles)
@@ -331,7 +331,7 @@ writeback_plan plan_writeback(const device_pattern& C, const device_pattern& T, 
     check(cudaGetLastError(), "tile keys");
   }
   const std::uint64_t invalid = std::uint64_t(C.tile_rows()) * std::uint64_t(tc);
-  sort_pairs(key, val, n, bits_for(invalid), s);
+  sort_keys(key, n, bits_for(invalid), s);
   candidates c;
   device_buffer<offset_t> begin;
   heads_to_candidates(key, n, invalid, c.key, begin, c.n, s);

@@ -168,6 +168,17 @@ inline void sort_pairs(device_buffer<std::uint64_t>& keys, device_buffer<std::ui
   }
 }
 
+// Sorts keys alone; bits [0, end_bit).
+inline void sort_keys(device_buffer<std::uint64_t>& keys, offset_t n, int end_bit, stream_t s) {
+  if (n <= 1) return;
+  device_buffer<std::uint64_t> k2(n, s);
+  cub::DoubleBuffer<std::uint64_t> kb(keys.data(), k2.data());
+  with_temp(s, [&](void* t, std::size_t& b) {
+    return cub::DeviceRadixSort::SortKeys(t, b, kb, n, 0, end_bit, native(s));
+  });
+  if (kb.Current() != keys.data()) keys.swap(k2);
+}
+
 // Tile row of every tile of a pattern.
 device_buffer<index_t> tile_rows_of(const device_pattern& p, stream_t s);
 
