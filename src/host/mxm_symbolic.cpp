@@ -6,28 +6,63 @@
 
 namespace tgb::detail::host {
 
+namespace {
+// Per-thread map from tile column to its slot among the current tile row's
+// candidates (-1: none), reset after each row by clearing only what was set.
+// Used while the tile columns are few enough to index directly; past that,
+// candidates are sorted and searched.
+thread_local std::vector<std::int32_t> t_marker;
+}  // namespace
+
 tile_pattern mxm_symbolic(const tile_pattern& A, const tile_pattern& B, const host_mask& M) {
+  const bool use_marker = B.tile_cols() <= kMarkerLimit;
   return assemble_pattern(A.nrows, B.ncols, [&](index_t I, std::vector<tile_index_t>& cols, std::vector<row_bits>& masks) {
     // Step 1: candidate tile columns, pruned by the mask's tiles.
-    for (offset_t ta = A.tile_ptr[I]; ta < A.tile_ptr[I + 1]; ++ta) {
-      const index_t K = A.tile_col[ta];
-      cols.insert(cols.end(), B.tile_col.data() + B.tile_ptr[K], B.tile_col.data() + B.tile_ptr[K + 1]);
+    if (use_marker) {
+      std::vector<std::int32_t>& mark = t_marker;
+      if (mark.size() < static_cast<std::size_t>(B.tile_cols())) mark.assign(B.tile_cols(), -1);
+      for (offset_t ta = A.tile_ptr[I]; ta < A.tile_ptr[I + 1]; ++ta) {
+        const index_t K = A.tile_col[ta];
+        for (offset_t tb = B.tile_ptr[K]; tb < B.tile_ptr[K + 1]; ++tb)
+          if (mark[B.tile_col[tb]] < 0) {
+            mark[B.tile_col[tb]] = 0;
+            cols.push_back(B.tile_col[tb]);
+          }
+      }
+      std::sort(cols.begin(), cols.end());
+    } else {
+      for (offset_t ta = A.tile_ptr[I]; ta < A.tile_ptr[I + 1]; ++ta) {
+        const index_t K = A.tile_col[ta];
+        cols.insert(cols.end(), B.tile_col.data() + B.tile_ptr[K], B.tile_col.data() + B.tile_ptr[K + 1]);
+      }
+      std::sort(cols.begin(), cols.end());
+      cols.erase(std::unique(cols.begin(), cols.end()), cols.end());
     }
-    std::sort(cols.begin(), cols.end());
-    cols.erase(std::unique(cols.begin(), cols.end()), cols.end());
-    if (M.active)
+    if (M.active) {
+      for (tile_index_t J : cols)
+        if (use_marker) t_marker[J] = -1;
       cols.erase(std::remove_if(cols.begin(), cols.end(), [&](tile_index_t J) { return M.prunes(I, J); }), cols.end());
-    if (cols.empty()) return;
+    }
+    if (use_marker)
+      for (std::size_t k = 0; k < cols.size(); ++k) t_marker[cols[k]] = static_cast<std::int32_t>(k);
     // Step 2: row bits by OR-ing B's row bits, then AND with the mask's.
     masks.assign(16 * cols.size(), row_bits(0));
     for (offset_t ta = A.tile_ptr[I]; ta < A.tile_ptr[I + 1]; ++ta) {
       const index_t K = A.tile_col[ta];
       for (offset_t tb = B.tile_ptr[K]; tb < B.tile_ptr[K + 1]; ++tb) {
-        auto pos = std::lower_bound(cols.begin(), cols.end(), B.tile_col[tb]);
-        if (pos == cols.end() || *pos != B.tile_col[tb]) continue;
-        tile::symbolic_or(&A.row_mask[16 * ta], &B.row_mask[16 * tb], &masks[16 * (pos - cols.begin())]);
+        std::ptrdiff_t slot;
+        if (use_marker) {
+          slot = t_marker[B.tile_col[tb]];
+        } else {
+          auto pos = std::lower_bound(cols.begin(), cols.end(), B.tile_col[tb]);
+          slot = (pos == cols.end() || *pos != B.tile_col[tb]) ? -1 : pos - cols.begin();
+        }
+        if (slot < 0) continue;
+        tile::symbolic_or(&A.row_mask[16 * ta], &B.row_mask[16 * tb], &masks[16 * slot]);
       }
     }
+    if (use_marker)
+      for (tile_index_t J : cols) t_marker[J] = -1;
     if (M.active) {
       row_bits allowed[tile_dim];
       for (std::size_t k = 0; k < cols.size(); ++k) {

@@ -20,6 +20,11 @@ namespace tgb::detail::host {
 // it to force either path.
 inline int dense_tile_threshold = 96;
 
+// Up to this many tile columns, steps 1-3 find a tile column's slot through a
+// per-thread array indexed by the column (at most 8 MB a thread); past it,
+// by sorting and binary search.
+inline constexpr index_t kMarkerLimit = index_t(1) << 20;
+
 tile_pattern mxm_symbolic(const tile_pattern& A, const tile_pattern& B, const host_mask& M);
 
 template <class TC, class TA, class TB, class Semiring>
@@ -31,16 +36,27 @@ tile_matrix<TC> mxm_numeric(tile_pattern&& cpat, const tile_matrix<TA>& A, const
   const tile_pattern& cp = C.pat;
   const index_t tm = cp.tile_rows();
   const int threshold = dense_tile_threshold;
+  // C tile of column J in the current tile row, by direct index while the
+  // tile columns are few enough (as in mxm_symbolic), else by binary search.
+  const index_t tile_cols = cp.tile_cols();
+  const bool use_marker = tile_cols <= kMarkerLimit;
   bool failed = false;
 #pragma omp parallel if (tm > kParallelRows)
   {
     std::vector<row_bits> written;
     buffer<TC> dense;
     std::vector<int> dense_slot;
+    std::vector<offset_t> marker;
+    try {
+      if (use_marker) marker.assign(static_cast<std::size_t>(tile_cols), -1);
+    } catch (...) {
+#pragma omp atomic write
+      failed = true;
+    }
 #pragma omp for schedule(dynamic, 8)
     for (index_t I = 0; I < tm; ++I) {
       const offset_t c0 = cp.tile_ptr[I], c1 = cp.tile_ptr[I + 1];
-      if (c0 == c1) continue;
+      if (c0 == c1 || (use_marker && marker.empty())) continue;
       try {
         written.assign(16 * (c1 - c0), row_bits(0));
         dense_slot.assign(c1 - c0, -1);
@@ -48,14 +64,21 @@ tile_matrix<TC> mxm_numeric(tile_pattern&& cpat, const tile_matrix<TA>& A, const
         for (offset_t t = c0; t < c1; ++t)
           if (cp.tile_offset[t + 1] - cp.tile_offset[t] >= threshold) dense_slot[t - c0] = ndense++;
         dense.ensure(static_cast<std::size_t>(ndense) * tile_area);
+        if (use_marker)
+          for (offset_t t = c0; t < c1; ++t) marker[cp.tile_col[t]] = t;
         for (offset_t ta = A.pat.tile_ptr[I]; ta < A.pat.tile_ptr[I + 1]; ++ta) {
           const index_t K = A.pat.tile_col[ta];
           const auto at = tile_at(A, ta);
           for (offset_t tb = B.pat.tile_ptr[K]; tb < B.pat.tile_ptr[K + 1]; ++tb) {
             const tile_index_t J = B.pat.tile_col[tb];
-            const tile_index_t* pos = std::lower_bound(cp.tile_col.data() + c0, cp.tile_col.data() + c1, J);
-            if (pos == cp.tile_col.data() + c1 || *pos != J) continue;  // pruned by the mask
-            const offset_t t = pos - cp.tile_col.data();
+            offset_t t;
+            if (use_marker) {
+              t = marker[J];
+            } else {
+              const tile_index_t* pos = std::lower_bound(cp.tile_col.data() + c0, cp.tile_col.data() + c1, J);
+              t = (pos == cp.tile_col.data() + c1 || *pos != J) ? -1 : pos - cp.tile_col.data();
+            }
+            if (t < 0) continue;  // pruned by the mask, or emptied by it
             const offset_t l = t - c0;
             if (dense_slot[l] >= 0)
               tile::numeric_dense(s.add, s.mul, at, tile_at(B, tb), &cp.row_mask[16 * t],
@@ -65,6 +88,8 @@ tile_matrix<TC> mxm_numeric(tile_pattern&& cpat, const tile_matrix<TA>& A, const
                                    &C.values[cp.tile_offset[t]], &written[16 * l]);
           }
         }
+        if (use_marker)
+          for (offset_t t = c0; t < c1; ++t) marker[cp.tile_col[t]] = -1;
         for (offset_t t = c0; t < c1; ++t)
           if (dense_slot[t - c0] >= 0)
             tile::compress_dense(&cp.row_mask[16 * t], &dense[static_cast<std::size_t>(dense_slot[t - c0]) * tile_area],
