@@ -102,6 +102,19 @@ mask_spec make_mask_spec(const tgb::Matrix<T>& M, bool structural, bool compleme
   return s;
 }
 
+// Calls f with the mask argument of mode 0..4 (none, M's values, its
+// structure, the complement of either) and returns the oracle's view of it.
+template <class U, class F>
+mask_spec with_mask_mode(int mode, const tgb::Matrix<U>& M, F&& f) {
+  switch (mode) {
+    case 0: f(tgb::no_mask); return mask_spec{};
+    case 1: f(M); return make_mask_spec(M, false, false);
+    case 2: f(tgb::structure(M)); return make_mask_spec(M, true, false);
+    case 3: f(tgb::complement(M)); return make_mask_spec(M, false, true);
+    default: f(tgb::complement(tgb::structure(M))); return make_mask_spec(M, true, true);
+  }
+}
+
 // C<M, replace> = accum(C, T).
 template <class TC, class Accum>
 dmap<TC> writeback(const dmap<TC>& C, const dmap<TC>& T, const mask_spec& M, const std::optional<Accum>& accum,

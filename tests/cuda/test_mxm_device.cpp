@@ -48,13 +48,7 @@ void check_device(std::mt19937_64& rng, const SR& sr, const Acc& acc, const dcas
       if (c.accum) mxm(C, mask, acc, sr, a, b, d);
       else mxm(C, mask, no_accum, sr, a, b, d);
     };
-    switch (c.mask) {
-      case 0: go(no_mask); break;
-      case 1: go(m); break;
-      case 2: go(structure(m)); break;
-      case 3: go(complement(m)); break;
-      default: go(complement(structure(m))); break;
-    }
+    oracle::with_mask_mode(c.mask, m, go);
   };
   Matrix<TC> host = C0;
   run(host, A, B, M);

@@ -258,14 +258,7 @@ void check_case(std::mt19937_64& rng, const SR& sr, const Acc& acc, const config
     if (cfg.accum) mxm(C, mask, acc, sr, A, B, d);
     else mxm(C, mask, no_accum, sr, A, B, d);
   };
-  oracle::mask_spec ms;
-  switch (cfg.mask_mode) {
-    case 0: run(no_mask); break;
-    case 1: run(Mm); ms = oracle::make_mask_spec(Mm, false, false); break;
-    case 2: run(structure(Mm)); ms = oracle::make_mask_spec(Mm, true, false); break;
-    case 3: run(complement(Mm)); ms = oracle::make_mask_spec(Mm, false, true); break;
-    default: run(complement(structure(Mm))); ms = oracle::make_mask_spec(Mm, true, true); break;
-  }
+  const oracle::mask_spec ms = oracle::with_mask_mode(cfg.mask_mode, Mm, run);
   auto Am = oracle::to_map(A), Bm = oracle::to_map(B);
   if (cfg.ta) Am = oracle::transposed(Am);
   if (cfg.tb) Bm = oracle::transposed(Bm);

@@ -28,18 +28,10 @@ void check_writeback(std::mt19937_64& rng, index_t m, index_t n, const dmap<TC>&
         Matrix<TC> C = C0;
         descriptor d;
         d.replace = rep == 1;
-        oracle::mask_spec ms;
-        auto go = [&](const auto& mask) {
+        const oracle::mask_spec ms = oracle::with_mask_mode(mode, Mm, [&](const auto& mask) {
           if (ac) run(C, mask, acc, d);
           else run(C, mask, no_accum, d);
-        };
-        switch (mode) {
-          case 0: go(no_mask); break;
-          case 1: go(Mm); ms = oracle::make_mask_spec(Mm, false, false); break;
-          case 2: go(structure(Mm)); ms = oracle::make_mask_spec(Mm, true, false); break;
-          case 3: go(complement(Mm)); ms = oracle::make_mask_spec(Mm, false, true); break;
-          default: go(complement(structure(Mm))); ms = oracle::make_mask_spec(Mm, true, true); break;
-        }
+        });
         const auto want = oracle::writeback<TC>(oracle::to_map(C0), T_want, ms,
                                                 ac ? std::optional<Acc>(acc) : std::optional<Acc>(), d.replace);
         INFO(what << " mask=" << mode << " replace=" << rep << " accum=" << ac << " shape " << m << " x " << n);

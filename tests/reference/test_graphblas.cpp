@@ -126,13 +126,7 @@ void compare(const SR& sr, const Acc& acc, const grb_case& c, const Matrix<T>& A
     if (!c.accum.empty()) mxm(C, mask, acc, sr, A, B, d);
     else mxm(C, mask, no_accum, sr, A, B, d);
   };
-  switch (c.mask_mode) {
-    case 0: run(no_mask); break;
-    case 1: run(M); break;
-    case 2: run(structure(M)); break;
-    case 3: run(complement(M)); break;
-    default: run(complement(structure(M))); break;
-  }
+  oracle::with_mask_mode(c.mask_mode, M, run);
 
   GrB_Matrix gA = to_grb(A), gB = to_grb(B), gC = to_grb(C0), gM = to_grb(M);
   GrB_Semiring s = nullptr;

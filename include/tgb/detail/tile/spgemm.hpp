@@ -3,6 +3,8 @@
 // routines handle one (A tile, B tile) pair.
 #pragma once
 
+#include <type_traits>
+
 #include "tgb/detail/tile/ref.hpp"
 
 namespace tgb::detail::tile {
@@ -60,14 +62,13 @@ TGB_HD inline void accumulate(const Add& add, TC& slot, row_bits& written, int j
   }
 }
 
-// Numeric, sparse accumulator, one row: products go straight into C's
-// compressed slots for row r (c_row_vals = the row's first slot), found by
-// ranking the column among the row's bits. C's bits (already masked) decide
-// which products are kept. (1,16) A row x (16,16) B -> (1,16) C row.
-template <class Add, class Mul, class TC, class TA, class TB>
-TGB_HD inline void numeric_sparse_row(const Add& add, const Mul& mul, const tile_ref_t<TA>& a,
-                                      const tile_ref_t<TB>& b, int r, row_bits cm, TC* c_row_vals,
-                                      row_bits& written) {
+// Numeric, one row: accumulates A's row r times B into the slots that
+// slot(j) names for C's column j, in increasing k. C's bits (already masked)
+// decide which products are kept. (1,16) A row x (16,16) B -> (1,16) C row.
+template <class Add, class Mul, class TA, class TB, class Slot>
+TGB_HD inline void numeric_row(const Add& add, const Mul& mul, const tile_ref_t<TA>& a, const tile_ref_t<TB>& b,
+                               int r, row_bits cm, Slot&& slot, row_bits& written) {
+  using TC = std::remove_reference_t<decltype(slot(0))>;
   if (!cm) return;
   for (int p = a.row_begin(r), pe = a.row_end(r); p < pe; ++p) {
     const int k = a.col_idx[p];
@@ -76,28 +77,28 @@ TGB_HD inline void numeric_sparse_row(const Add& add, const Mul& mul, const tile
     for (int q = b.row_begin(k), qe = b.row_end(k); q < qe; ++q) {
       const int j = b.col_idx[q];
       if (!((cm >> j) & 1u)) continue;
-      accumulate(add, c_row_vals[rank_below(cm, j)], written, j, mul(av, static_cast<TC>(b.values[q])));
+      accumulate(add, slot(j), written, j, mul(av, static_cast<TC>(b.values[q])));
     }
   }
 }
 
-// Numeric, dense accumulator, one row: a 16-slot array indexed by column,
-// for tiles heavy enough that ranking every product costs more than a final
-// compression pass (compress_dense_row).
+// Sparse accumulator: products go straight into C's compressed slots for
+// row r (c_row_vals = the row's first slot), found by ranking the column
+// among the row's bits.
+template <class Add, class Mul, class TC, class TA, class TB>
+TGB_HD inline void numeric_sparse_row(const Add& add, const Mul& mul, const tile_ref_t<TA>& a,
+                                      const tile_ref_t<TB>& b, int r, row_bits cm, TC* c_row_vals,
+                                      row_bits& written) {
+  numeric_row(add, mul, a, b, r, cm, [&](int j) -> TC& { return c_row_vals[rank_below(cm, j)]; }, written);
+}
+
+// Dense accumulator: a 16-slot array indexed by column, for tiles heavy
+// enough that ranking every product costs more than a final compression pass
+// (compress_dense_row).
 template <class Add, class Mul, class TC, class TA, class TB>
 TGB_HD inline void numeric_dense_row(const Add& add, const Mul& mul, const tile_ref_t<TA>& a, const tile_ref_t<TB>& b,
                                      int r, row_bits cm, TC* acc /* (1,16) */, row_bits& written) {
-  if (!cm) return;
-  for (int p = a.row_begin(r), pe = a.row_end(r); p < pe; ++p) {
-    const int k = a.col_idx[p];
-    if (!(cm & b.row_mask[k])) continue;
-    const TC av = static_cast<TC>(a.values[p]);
-    for (int q = b.row_begin(k), qe = b.row_end(k); q < qe; ++q) {
-      const int j = b.col_idx[q];
-      if (!((cm >> j) & 1u)) continue;
-      accumulate(add, acc[j], written, j, mul(av, static_cast<TC>(b.values[q])));
-    }
-  }
+  numeric_row(add, mul, a, b, r, cm, [&](int j) -> TC& { return acc[j]; }, written);
 }
 
 // Dense row accumulator -> the row's compressed slots.
