@@ -73,4 +73,62 @@ tile_pattern mxm_symbolic(const tile_pattern& A, const tile_pattern& B, const ho
   });
 }
 
+tile_columns columns_of(const tile_pattern& B) {
+  tile_columns c;
+  const index_t tc = B.tile_cols();
+  const offset_t nt = B.ntiles();
+  c.col_ptr.assign(static_cast<std::size_t>(tc) + 1, 0);
+  for (offset_t t = 0; t < nt; ++t) ++c.col_ptr[B.tile_col[t] + 1];
+  for (index_t J = 0; J < tc; ++J) c.col_ptr[J + 1] += c.col_ptr[J];
+  c.row.resize(static_cast<std::size_t>(nt));
+  c.tile.resize(static_cast<std::size_t>(nt));
+  std::vector<offset_t> next(c.col_ptr.begin(), c.col_ptr.end() - 1);
+  for (index_t K = 0; K < B.tile_rows(); ++K)  // rows in order: K increases within each column
+    for (offset_t t = B.tile_ptr[K]; t < B.tile_ptr[K + 1]; ++t) {
+      const offset_t q = next[B.tile_col[t]]++;
+      c.row[q] = static_cast<tile_index_t>(K);
+      c.tile[q] = t;
+    }
+  return c;
+}
+
+bool prefer_dot(const tile_pattern& A, const tile_pattern& B, const host_mask& M) {
+  // Gustavson forms every tile pair; the dot path merges A's tile row with
+  // B's tile column for each mask tile. Compare the two counts.
+  double gustavson = 0, dot = 0;
+  for (offset_t t = 0; t < A.ntiles(); ++t) {
+    const index_t K = A.tile_col[t];
+    gustavson += double(B.tile_ptr[K + 1] - B.tile_ptr[K]);
+  }
+  std::vector<offset_t> col_count(static_cast<std::size_t>(B.tile_cols()), 0);
+  for (offset_t t = 0; t < B.ntiles(); ++t) ++col_count[B.tile_col[t]];
+  const tile_pattern& m = *M.pat;
+  for (index_t I = 0; I < m.tile_rows(); ++I)
+    for (offset_t t = m.tile_ptr[I]; t < m.tile_ptr[I + 1]; ++t)
+      dot += double(A.tile_ptr[I + 1] - A.tile_ptr[I]) + double(col_count[m.tile_col[t]]);
+  return dot < gustavson;
+}
+
+tile_pattern mxm_symbolic_dot(const tile_pattern& A, const tile_pattern& B, const tile_columns& Bc,
+                              const host_mask& M) {
+  const tile_pattern& m = *M.pat;
+  return assemble_pattern(A.nrows, B.ncols, [&](index_t I, std::vector<tile_index_t>& cols, std::vector<row_bits>& masks) {
+    for (offset_t t = m.tile_ptr[I]; t < m.tile_ptr[I + 1]; ++t) {
+      const index_t J = m.tile_col[t];
+      if (M.prunes(I, J)) continue;
+      row_bits bits[tile_dim] = {};
+      bool any = false;
+      for_each_tile_pair(A, Bc, I, J, [&](offset_t ta, offset_t tb) {
+        tile::symbolic_or(&A.row_mask[16 * ta], &B.row_mask[16 * tb], bits);
+        any = true;
+      });
+      if (!any) continue;
+      row_bits allowed[tile_dim];
+      M.allowed(I, J, allowed);
+      cols.push_back(static_cast<tile_index_t>(J));
+      for (int r = 0; r < tile_dim; ++r) masks.push_back(row_bits(bits[r] & allowed[r]));
+    }
+  });
+}
+
 }  // namespace tgb::detail::host

@@ -346,3 +346,20 @@ TEST_CASE("mxm random: larger shapes from hypersparse to dense tiles", "[mxm][ra
   cfg.mask_mode = 3;
   check_case<bool, bool, bool>(rng, lor_land, lor{}, cfg, 0);
 }
+
+TEST_CASE("mxm random: masked products by tile pairs and by tile dot products agree with the oracle",
+          "[mxm][random][mask]") {
+  const auto saved = detail::host::mxm_masked_method;
+  for (auto method : {detail::host::masked_method::gustavson, detail::host::masked_method::dot}) {
+    detail::host::mxm_masked_method = method;
+    all_combinations<double, double, double>(51, plus_times, plus{});
+    all_combinations<std::int64_t, bool, bool>(52, plus_pair, plus{});
+    all_combinations<std::int32_t, std::int32_t, std::int32_t>(53, any_second, second{});
+    all_combinations<float, float, float>(54, min_plus, min{});
+    const int saved_threshold = detail::host::dense_tile_threshold;
+    detail::host::dense_tile_threshold = 0;  // the dense accumulator on every tile
+    all_combinations<std::int64_t, std::int64_t, std::int64_t>(55, max_times, max{});
+    detail::host::dense_tile_threshold = saved_threshold;
+  }
+  detail::host::mxm_masked_method = saved;
+}

@@ -27,6 +27,71 @@ inline constexpr index_t kMarkerLimit = index_t(1) << 20;
 
 tile_pattern mxm_symbolic(const tile_pattern& A, const tile_pattern& B, const host_mask& M);
 
+// The masked alternative: for every tile (I,J) of a non-complemented mask,
+// merge A's tile row I with B's tile column J (both in increasing K): a tile
+// dot product, so only positions the mask admits are ever formed. Chosen when
+// that merge work is smaller than the Gustavson tile pairs.
+enum class masked_method { automatic, gustavson, dot };
+inline masked_method mxm_masked_method = masked_method::automatic;  // tests force either
+
+// B's tiles by tile column: col_ptr over tile columns, and for each entry the
+// tile's row K and its index in B (increasing K within a column).
+struct tile_columns {
+  std::vector<offset_t> col_ptr;
+  std::vector<tile_index_t> row;
+  std::vector<offset_t> tile;
+};
+tile_columns columns_of(const tile_pattern& B);
+bool prefer_dot(const tile_pattern& A, const tile_pattern& B, const host_mask& M);
+tile_pattern mxm_symbolic_dot(const tile_pattern& A, const tile_pattern& B, const tile_columns& Bc,
+                              const host_mask& M);
+
+// Calls f(a_tile, b_tile) for each K with tiles A(I,K) and B(K,J), in
+// increasing K.
+template <class F>
+void for_each_tile_pair(const tile_pattern& A, const tile_columns& Bc, index_t I, index_t J, F&& f) {
+  offset_t pa = A.tile_ptr[I], ea = A.tile_ptr[I + 1];
+  offset_t pb = Bc.col_ptr[J], eb = Bc.col_ptr[J + 1];
+  while (pa < ea && pb < eb) {
+    const tile_index_t ka = A.tile_col[pa], kb = Bc.row[pb];
+    if (ka < kb) ++pa;
+    else if (kb < ka) ++pb;
+    else f(pa++, Bc.tile[pb++]);
+  }
+}
+
+template <class TC, class TA, class TB, class Semiring>
+tile_matrix<TC> mxm_numeric_dot(tile_pattern&& cpat, const tile_matrix<TA>& A, const tile_matrix<TB>& B,
+                                const tile_columns& Bc, const Semiring& s) {
+  tile_matrix<TC> C;
+  C.pat = std::move(cpat);
+  C.values = buffer<TC>(static_cast<std::size_t>(C.pat.nnz()));
+  const tile_pattern& cp = C.pat;
+  const index_t tm = cp.tile_rows();
+  const int threshold = dense_tile_threshold;
+#pragma omp parallel if (tm > kParallelRows)
+  {
+    row_bits written[tile_dim];
+    TC acc[tile_area];
+#pragma omp for schedule(dynamic, 8)
+    for (index_t I = 0; I < tm; ++I)
+      for (offset_t t = cp.tile_ptr[I]; t < cp.tile_ptr[I + 1]; ++t) {
+        for (int r = 0; r < tile_dim; ++r) written[r] = 0;
+        const bool dense = cp.tile_offset[t + 1] - cp.tile_offset[t] >= threshold;
+        TC* out = &C.values[cp.tile_offset[t]];
+        for_each_tile_pair(A.pat, Bc, I, cp.tile_col[t], [&](offset_t ta, offset_t tb) {
+          if (dense)
+            tile::numeric_dense(s.add, s.mul, tile_at(A, ta), tile_at(B, tb), &cp.row_mask[16 * t], acc, written);
+          else
+            tile::numeric_sparse(s.add, s.mul, tile_at(A, ta), tile_at(B, tb), &cp.row_mask[16 * t],
+                                 &cp.row_ptr[16 * t], out, written);
+        });
+        if (dense) tile::compress_dense(&cp.row_mask[16 * t], acc, out);
+      }
+  }
+  return C;
+}
+
 template <class TC, class TA, class TB, class Semiring>
 tile_matrix<TC> mxm_numeric(tile_pattern&& cpat, const tile_matrix<TA>& A, const tile_matrix<TB>& B,
                             const Semiring& s) {
@@ -107,6 +172,13 @@ tile_matrix<TC> mxm_numeric(tile_pattern&& cpat, const tile_matrix<TA>& A, const
 template <class TC, class TA, class TB, class Semiring>
 tile_matrix<TC> mxm_product(const tile_matrix<TA>& A, const tile_matrix<TB>& B, const host_mask& M,
                             const Semiring& s) {
+  const bool dot = M.active && !M.complement &&
+                   (mxm_masked_method == masked_method::dot ||
+                    (mxm_masked_method == masked_method::automatic && prefer_dot(A.pat, B.pat, M)));
+  if (dot) {
+    const tile_columns Bc = columns_of(B.pat);
+    return mxm_numeric_dot<TC>(mxm_symbolic_dot(A.pat, B.pat, Bc, M), A, B, Bc, s);
+  }
   return mxm_numeric<TC>(mxm_symbolic(A.pat, B.pat, M), A, B, s);
 }
 
