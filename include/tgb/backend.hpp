@@ -13,9 +13,11 @@ bool cuda_compiled() noexcept;
 int cuda_device_count() noexcept;
 // A one-line description of device 0, or why there is none.
 std::string cuda_device_description();
-// The backend an application should prefer: cuda where a device exists and
-// the CUDA backend implements the operation, host otherwise.
+// The backend an application should prefer for mxm: cuda where a device
+// exists, host otherwise. (The other operations run on the host only.)
 backend preferred_backend() noexcept;
+// Waits for the device work issued on the current stream (no-op without CUDA).
+void cuda_synchronize();
 const char* backend_name(backend b) noexcept;
 
 }  // namespace tgb

@@ -4,10 +4,21 @@
 #include <string>
 
 #include "tgb/backend.hpp"
+#include "tgb/device.hpp"
+#include "tgb/error.hpp"
 
 namespace tgb {
 
 bool cuda_compiled() noexcept { return true; }
+
+void cuda_synchronize() {
+  if (cuda_device_count() == 0) return;  // nothing can have been issued
+  const cudaError_t e = cudaStreamSynchronize(reinterpret_cast<cudaStream_t>(current_stream()));
+  if (e != cudaSuccess) {
+    cudaGetLastError();
+    throw panic(std::string("tgb: CUDA error: ") + cudaGetErrorString(e));
+  }
+}
 
 int cuda_device_count() noexcept {
   int n = 0;

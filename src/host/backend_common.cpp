@@ -5,10 +5,6 @@ namespace tgb {
 
 const char* backend_name(backend b) noexcept { return b == backend::cuda ? "cuda" : "host"; }
 
-backend preferred_backend() noexcept {
-  // The CUDA backend's operations are not in this release yet (see
-  // docs/design.md); everything runs on the host until they land.
-  return backend::host;
-}
+backend preferred_backend() noexcept { return cuda_device_count() > 0 ? backend::cuda : backend::host; }
 
 }  // namespace tgb

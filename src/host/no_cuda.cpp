@@ -6,5 +6,6 @@ namespace tgb {
 bool cuda_compiled() noexcept { return false; }
 int cuda_device_count() noexcept { return 0; }
 std::string cuda_device_description() { return "CUDA backend not compiled into this build"; }
+void cuda_synchronize() {}
 
 }  // namespace tgb
