@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <type_traits>
 
@@ -97,6 +98,15 @@ struct land {
 struct lxor {
   template <class T>
   TGB_HD constexpr T operator()(T a, T b) const { return T((a != T(0)) != (b != T(0))); }
+};
+// a raised to the power b (GxB_POW); Markov clustering's inflation.
+struct power {
+  template <class T>
+  TGB_HD T operator()(T a, T b) const {
+    if constexpr (detail::is_bool_v<T>) return a || !b;
+    else if constexpr (std::is_floating_point_v<T>) return std::pow(a, b);
+    else return static_cast<T>(std::pow(static_cast<double>(a), static_cast<double>(b)));
+  }
 };
 // Comparisons (results are 0/1 in the operand type when used inside a
 // semiring, bool when used as a predicate).
@@ -356,7 +366,8 @@ template <> struct op_code<land> { static constexpr int value = 10; };
 template <> struct op_code<lxor> { static constexpr int value = 11; };
 template <> struct op_code<eq> { static constexpr int value = 12; };
 template <> struct op_code<ne> { static constexpr int value = 13; };
-inline constexpr int op_code_count = 14;
+template <> struct op_code<power> { static constexpr int value = 14; };
+inline constexpr int op_code_count = 15;
 
 struct coded_op {
   int code = 0;
@@ -376,7 +387,143 @@ struct coded_op {
       case 10: return land{}(a, b);
       case 11: return lxor{}(a, b);
       case 12: return eq{}(a, b);
-      default: return ne{}(a, b);
+      case 13: return ne{}(a, b);
+      default: return power{}(a, b);
+    }
+  }
+};
+
+// A bound scalar as the operand type T would receive it: static_cast<T>(s),
+// kept both ways so that integers beyond 2^53 survive.
+struct coded_scalar {
+  double f = 0;
+  std::int64_t i = 0;
+  template <class S>
+  static coded_scalar of(S s) {
+    coded_scalar c;
+    c.f = static_cast<double>(s);
+    if constexpr (std::is_floating_point_v<S>) c.i = std::isfinite(c.f) && std::fabs(c.f) < 9.2e18 ? static_cast<std::int64_t>(s) : 0;
+    else c.i = static_cast<std::int64_t>(s);
+    return c;
+  }
+  template <class T>
+  TGB_HD T as() const {
+    if constexpr (std::is_floating_point_v<T>) return static_cast<T>(f);
+    else if constexpr (std::is_same_v<T, bool>) return f != 0;
+    else return static_cast<T>(i);
+  }
+};
+
+// The predefined unary operators and the binds of predefined binary ones, by
+// number (-1: not predefined).
+template <class F> struct unary_code { static constexpr int value = -1; };
+template <> struct unary_code<identity> { static constexpr int value = 0; };
+template <> struct unary_code<ainv> { static constexpr int value = 1; };
+template <> struct unary_code<abs_op> { static constexpr int value = 2; };
+template <> struct unary_code<lnot> { static constexpr int value = 3; };
+template <> struct unary_code<one> { static constexpr int value = 4; };
+template <class Op, class S>
+struct unary_code<bind_first<Op, S>> { static constexpr int value = op_code<Op>::value >= 0 ? 5 : -1; };
+template <class Op, class S>
+struct unary_code<bind_second<Op, S>> { static constexpr int value = op_code<Op>::value >= 0 ? 6 : -1; };
+
+struct coded_unary {
+  int code = 0, op = 0;
+  coded_scalar scalar;
+  template <class T>
+  TGB_HD T operator()(T a) const {
+    switch (code) {
+      case 0: return a;
+      case 1: return ainv{}(a);
+      case 2: return abs_op{}(a);
+      case 3: return lnot{}(a);
+      case 4: return one{}(a);
+      case 5: return coded_op{op}(scalar.as<T>(), a);
+      default: return coded_op{op}(a, scalar.as<T>());
+    }
+  }
+};
+template <class F>
+coded_unary make_coded_unary(const F& f) {
+  coded_unary c;
+  c.code = unary_code<F>::value;
+  if constexpr (unary_code<F>::value >= 5) {
+    c.op = op_code<decltype(f.op)>::value;
+    c.scalar = coded_scalar::of(f.scalar);
+  }
+  return c;
+}
+
+// The predefined monoids by number (-1: not predefined).
+template <class M> struct monoid_code { static constexpr int value = -1; };
+template <> struct monoid_code<plus_monoid> { static constexpr int value = 0; };
+template <> struct monoid_code<times_monoid> { static constexpr int value = 1; };
+template <> struct monoid_code<min_monoid> { static constexpr int value = 2; };
+template <> struct monoid_code<max_monoid> { static constexpr int value = 3; };
+template <> struct monoid_code<any_monoid> { static constexpr int value = 4; };
+template <> struct monoid_code<lor_monoid> { static constexpr int value = 5; };
+template <> struct monoid_code<land_monoid> { static constexpr int value = 6; };
+template <> struct monoid_code<lxor_monoid> { static constexpr int value = 7; };
+
+struct coded_monoid {
+  int code = 0;
+  template <class T>
+  TGB_HD T identity() const {
+    switch (code) {
+      case 0: return plus_monoid{}.identity<T>();
+      case 1: return times_monoid{}.identity<T>();
+      case 2: return min_monoid{}.identity<T>();
+      case 3: return max_monoid{}.identity<T>();
+      case 4: return any_monoid{}.identity<T>();
+      case 5: return lor_monoid{}.identity<T>();
+      case 6: return land_monoid{}.identity<T>();
+      default: return lxor_monoid{}.identity<T>();
+    }
+  }
+  template <class T>
+  TGB_HD T operator()(T a, T b) const {
+    switch (code) {
+      case 0: return plus_monoid{}(a, b);
+      case 1: return times_monoid{}(a, b);
+      case 2: return min_monoid{}(a, b);
+      case 3: return max_monoid{}(a, b);
+      case 4: return any_monoid{}(a, b);
+      case 5: return lor_monoid{}(a, b);
+      case 6: return land_monoid{}(a, b);
+      default: return lxor_monoid{}(a, b);
+    }
+  }
+};
+
+// The predefined selectors by number (-1: not predefined); the thunk travels
+// as a coded_scalar.
+template <class P> struct select_code { static constexpr int value = -1; };
+template <> struct select_code<tril> { static constexpr int value = 0; };
+template <> struct select_code<triu> { static constexpr int value = 1; };
+template <> struct select_code<diag> { static constexpr int value = 2; };
+template <> struct select_code<offdiag> { static constexpr int value = 3; };
+template <> struct select_code<value_eq> { static constexpr int value = 4; };
+template <> struct select_code<value_ne> { static constexpr int value = 5; };
+template <> struct select_code<value_gt> { static constexpr int value = 6; };
+template <> struct select_code<value_ge> { static constexpr int value = 7; };
+template <> struct select_code<value_lt> { static constexpr int value = 8; };
+template <> struct select_code<value_le> { static constexpr int value = 9; };
+
+struct coded_select {
+  int code = 0;
+  template <class T>
+  TGB_HD bool operator()(T v, index_t i, index_t j, const coded_scalar& y) const {
+    switch (code) {
+      case 0: return tril{}(v, i, j, y.i);
+      case 1: return triu{}(v, i, j, y.i);
+      case 2: return diag{}(v, i, j, y.i);
+      case 3: return offdiag{}(v, i, j, y.i);
+      case 4: return v == y.as<T>();
+      case 5: return v != y.as<T>();
+      case 6: return v > y.as<T>();
+      case 7: return v >= y.as<T>();
+      case 8: return v < y.as<T>();
+      default: return v <= y.as<T>();
     }
   }
 };

@@ -64,13 +64,6 @@ backend where_mask(const M& m, backend) {
   return as_mask_view(m).object->location();
 }
 
-// Operations other than mxm run on the host only in this release.
-inline void host_only(const char* op, backend where) {
-  if (where == backend::cuda)
-    throw not_implemented(std::string("tgb::") + op +
-                          " does not run on the GPU yet; move the operands to the host with Matrix::to()");
-}
-
 template <class Accum>
 int accum_code(const Accum&) {
   if constexpr (std::is_same_v<Accum, no_accum_t>) return -2;
@@ -123,6 +116,138 @@ void mxm_cuda(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Semirin
   }
 }
 
+// ---- the element-wise operations on the device ---------------------------
+inline not_implemented device_unsupported(const char* op, const std::string& why) {
+  return not_implemented(std::string("tgb::") + op + " on the GPU: " + why +
+                         "; or move the operands to the host with Matrix::to()");
+}
+inline void check_device_accum(const char* op, int code) {
+  if (code == -1) throw device_unsupported(op, "the accumulator must be a predefined operator");
+}
+
+// A device operand as TC, transposed if asked (a cast or transpose is made
+// aside; otherwise the matrix's own storage is used).
+template <class TC, class TA>
+struct device_oriented {
+  const device_tile_matrix<TC>* p = nullptr;
+  device_tile_matrix<TC> owned;
+  device_oriented(const Matrix<TA>& A, bool transpose, stream_t s) {
+    if constexpr (std::is_same_v<TC, TA>) {
+      if (!transpose) {
+        p = &A.device_tiles();
+        return;
+      }
+      owned = cuda::transpose(A.device_tiles(), s);
+    } else if (transpose) {
+      owned = cuda::apply<TC, TA>(cuda::transpose(A.device_tiles(), s), coded_unary{}, s);
+    } else {
+      owned = cuda::apply<TC, TA>(A.device_tiles(), coded_unary{}, s);
+    }
+    p = &owned;
+  }
+  device_oriented(const device_oriented&) = delete;
+  const device_tile_matrix<TC>& operator*() const { return *p; }
+};
+
+// C<M, replace> = accum(C, T) on the device, then C takes the result.
+template <class TC, class Mask, class Accum>
+void device_finish(Matrix<TC>& C, const Mask& mask, const Accum& accum, bool replace, device_tile_matrix<TC>&& T,
+                   stream_t s) {
+  device_buffer<row_bits> owned;
+  const cuda::mask_arg M = device_mask(mask, owned, C.nrows(), C.ncols());
+  auto out = std::make_unique<device_tile_matrix<TC>>(
+      cuda::writeback(C.device_tiles(), M, accum_code(accum), replace, std::move(T), false, s));
+  C.assign_device_tiles(std::move(out));
+}
+
+template <class TC, class Mask, class Accum, class Op, class TA, class TB>
+void ewise_cuda(const char* name, bool add, Matrix<TC>& C, const Mask& mask, const Accum& accum, const Op&,
+                const Matrix<TA>& A, const Matrix<TB>& B, const descriptor& desc) {
+  if constexpr (!cuda::device_types<TC, TA, TB>) {
+    throw device_unsupported(name, "the value types must be bool, int32, int64, float or double");
+  } else {
+    if (op_code<Op>::value < 0) throw device_unsupported(name, "the operator must be a predefined one");
+    check_device_accum(name, accum_code(accum));
+    const stream_t s = current_stream();
+    device_oriented<TC, TA> a(A, desc.transpose_a, s);
+    device_oriented<TC, TB> b(B, desc.transpose_b, s);
+    device_finish(C, mask, accum, desc.replace, cuda::ewise<TC>(*a, *b, op_code<Op>::value, add, s), s);
+  }
+}
+
+template <class TC, class Mask, class Accum, class F, class TA>
+void apply_cuda(Matrix<TC>& C, const Mask& mask, const Accum& accum, const F& f, const Matrix<TA>& A,
+                const descriptor& desc) {
+  if constexpr (!cuda::device_types<TC, TA>) {
+    throw device_unsupported("apply", "the value types must be bool, int32, int64, float or double");
+  } else {
+    if constexpr (unary_code<F>::value < 0) {
+      throw device_unsupported("apply", "the operator must be identity, ainv, abs_op, lnot, one, or bind1st/bind2nd "
+                                        "of a predefined binary operator");
+    } else {
+      check_device_accum("apply", accum_code(accum));
+      const stream_t s = current_stream();
+      device_oriented<TA, TA> a(A, desc.transpose_a, s);
+      device_finish(C, mask, accum, desc.replace, cuda::apply<TC, TA>(*a, make_coded_unary(f), s), s);
+    }
+  }
+}
+
+template <class TC, class Mask, class Accum, class Pred, class TA, class Y>
+void select_cuda(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Pred&, const Matrix<TA>& A,
+                 const Y& thunk, const descriptor& desc) {
+  if constexpr (!cuda::device_types<TC, TA>) {
+    throw device_unsupported("select", "the value types must be bool, int32, int64, float or double");
+  } else if constexpr (select_code<Pred>::value < 0 || !std::is_arithmetic_v<Y>) {
+    throw device_unsupported("select", "the selector must be a predefined one (tril, triu, diag, offdiag, value_*) "
+                                       "with a numeric thunk");
+  } else {
+    check_device_accum("select", accum_code(accum));
+    const stream_t s = current_stream();
+    device_oriented<TA, TA> a(A, desc.transpose_a, s);
+    device_tile_matrix<TA> kept = cuda::select<TA>(*a, coded_select{select_code<Pred>::value}, coded_scalar::of(thunk), s);
+    if constexpr (std::is_same_v<TC, TA>) {
+      device_finish(C, mask, accum, desc.replace, std::move(kept), s);
+    } else {
+      device_finish(C, mask, accum, desc.replace, cuda::apply<TC, TA>(kept, coded_unary{}, s), s);
+    }
+  }
+}
+
+template <class TC, class Mask, class Accum, class TA>
+void transpose_cuda(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Matrix<TA>& A, bool tr,
+                    const descriptor& desc) {
+  if constexpr (!cuda::device_types<TC, TA>) {
+    throw device_unsupported("transpose", "the value types must be bool, int32, int64, float or double");
+  } else {
+    check_device_accum("transpose", accum_code(accum));
+    const stream_t s = current_stream();
+    device_tile_matrix<TC> T;
+    if (tr) {
+      device_tile_matrix<TA> t = cuda::transpose(A.device_tiles(), s);
+      if constexpr (std::is_same_v<TC, TA>) T = std::move(t);
+      else T = cuda::apply<TC, TA>(t, coded_unary{}, s);
+    } else {
+      T = cuda::apply<TC, TA>(A.device_tiles(), coded_unary{}, s);
+    }
+    device_finish(C, mask, accum, desc.replace, std::move(T), s);
+  }
+}
+
+// The fold of A under a predefined monoid, in S (entries cast to S first).
+template <class S, class Monoid, class T>
+S reduce_cuda(const Monoid&, const Matrix<T>& A) {
+  if constexpr (!cuda::device_types<S, T>) {
+    throw device_unsupported("reduce", "the value types must be bool, int32, int64, float or double");
+  } else if constexpr (monoid_code<Monoid>::value < 0) {
+    throw device_unsupported("reduce", "the monoid must be a predefined one");
+  } else {
+    const stream_t s = current_stream();
+    device_oriented<S, T> a(A, false, s);
+    return cuda::reduce_all<S>(*a, coded_monoid{monoid_code<Monoid>::value}, s);
+  }
+}
+
 template <class T>
 index_t rows_of(const Matrix<T>& m, bool tr) { return tr ? m.ncols() : m.nrows(); }
 template <class T>
@@ -162,8 +287,9 @@ void ewise(const char* name, bool add, Matrix<TC>& C, const Mask& mask, const Ac
   if (ar != br || ac != bc || ar != C.nrows() || ac != C.ncols())
     throw dimension_mismatch(std::string("tgb::") + name + ": C is " + shape(C.nrows(), C.ncols()) + ", A is " +
                              shape(ar, ac) + ", B is " + shape(br, bc));
-  host_only(name, residence(name, {{"C", C.location()}, {"A", A.location()}, {"B", B.location()},
-                                   {"the mask", where_mask(mask, C.location())}}));
+  const backend where = residence(name, {{"C", C.location()}, {"A", A.location()}, {"B", B.location()},
+                                         {"the mask", where_mask(mask, C.location())}});
+  if (where == backend::cuda) return ewise_cuda(name, add, C, mask, accum, op, A, B, desc);
   guard_alloc([&] {
     auto M = host::make_mask(mask, C.nrows(), C.ncols());
     oriented<TA> a(A, desc.transpose_a);
@@ -204,8 +330,9 @@ void apply(Matrix<TC>& C, const Mask& mask, const Accum& accum, const UnaryOp& f
   if (ar != C.nrows() || ac != C.ncols())
     throw dimension_mismatch("tgb::apply: C is " + detail::shape(C.nrows(), C.ncols()) + ", A is " +
                              detail::shape(ar, ac));
-  detail::host_only("apply", detail::residence("apply", {{"C", C.location()}, {"A", A.location()},
-                                                     {"the mask", detail::where_mask(mask, C.location())}}));
+  const backend where = detail::residence("apply", {{"C", C.location()}, {"A", A.location()},
+                                                    {"the mask", detail::where_mask(mask, C.location())}});
+  if (where == backend::cuda) return detail::apply_cuda(C, mask, accum, f, A, desc);
   detail::guard_alloc([&] {
     auto M = detail::host::make_mask(mask, C.nrows(), C.ncols());
     detail::oriented<TA> a(A, desc.transpose_a);
@@ -223,8 +350,9 @@ void select(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Pred& pre
   if (ar != C.nrows() || ac != C.ncols())
     throw dimension_mismatch("tgb::select: C is " + detail::shape(C.nrows(), C.ncols()) + ", A is " +
                              detail::shape(ar, ac));
-  detail::host_only("select", detail::residence("select", {{"C", C.location()}, {"A", A.location()},
-                                                     {"the mask", detail::where_mask(mask, C.location())}}));
+  const backend where = detail::residence("select", {{"C", C.location()}, {"A", A.location()},
+                                                     {"the mask", detail::where_mask(mask, C.location())}});
+  if (where == backend::cuda) return detail::select_cuda(C, mask, accum, pred, A, thunk, desc);
   detail::guard_alloc([&] {
     auto M = detail::host::make_mask(mask, C.nrows(), C.ncols());
     detail::oriented<TA> a(A, desc.transpose_a);
@@ -243,8 +371,9 @@ void transpose(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Matrix
   if (ar != C.nrows() || ac != C.ncols())
     throw dimension_mismatch("tgb::transpose: C is " + detail::shape(C.nrows(), C.ncols()) + ", the result is " +
                              detail::shape(ar, ac));
-  detail::host_only("transpose", detail::residence("transpose", {{"C", C.location()}, {"A", A.location()},
-                                                     {"the mask", detail::where_mask(mask, C.location())}}));
+  const backend where = detail::residence("transpose", {{"C", C.location()}, {"A", A.location()},
+                                                        {"the mask", detail::where_mask(mask, C.location())}});
+  if (where == backend::cuda) return detail::transpose_cuda(C, mask, accum, A, tr, desc);
   detail::guard_alloc([&] {
     auto M = detail::host::make_mask(mask, C.nrows(), C.ncols());
     detail::oriented<TA> a(A, tr);
@@ -257,7 +386,7 @@ void transpose(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Matrix
 // The fold of every entry of A under the monoid; its identity if A is empty.
 template <class T, class Monoid>
 T reduce(const Monoid& monoid, const Matrix<T>& A) {
-  detail::host_only("reduce", A.location());
+  if (A.location() == backend::cuda) return detail::reduce_cuda<T>(monoid, A);
   bool has = false;
   return detail::guard_alloc([&] { return detail::host::reduce_all<T>(A.tiles(), monoid, has); });
 }
@@ -265,9 +394,10 @@ T reduce(const Monoid& monoid, const Matrix<T>& A) {
 // s = accum(s, fold of A) (GrB_Matrix_reduce to a scalar with accumulator).
 template <class S, class Accum, class Monoid, class T>
 void reduce(S& s, const Accum& accum, const Monoid& monoid, const Matrix<T>& A) {
-  detail::host_only("reduce", A.location());
   bool has = false;
-  const S t = detail::guard_alloc([&] { return detail::host::reduce_all<S>(A.tiles(), monoid, has); });
+  const S t = A.location() == backend::cuda
+                  ? detail::reduce_cuda<S>(monoid, A)
+                  : detail::guard_alloc([&] { return detail::host::reduce_all<S>(A.tiles(), monoid, has); });
   if constexpr (std::is_same_v<Accum, no_accum_t>) s = t;
   else s = static_cast<S>(accum(s, t));
 }
@@ -303,11 +433,23 @@ void reduce(Vector<TW>& w, const Mask& mask, const Accum& accum, const Monoid& m
     throw dimension_mismatch("tgb::reduce: w has size " + std::to_string(w.size()) + " but the reduced matrix has " +
                              std::to_string(n) + " rows");
   detail::check_vector_mask(mask, w.size());
-  detail::host_only("reduce", A.location());
   detail::guard_alloc([&] {
     Vector<TW> t(n);
-    detail::oriented<TA> a(A, desc.transpose_a);
-    detail::host::reduce_rows(*a, monoid, t.mutable_values(), t.mutable_present());
+    if (A.location() == backend::cuda) {
+      if constexpr (!detail::cuda::device_types<TW, TA>) {
+        throw detail::device_unsupported("reduce", "the value types must be bool, int32, int64, float or double");
+      } else if constexpr (detail::monoid_code<Monoid>::value < 0) {
+        throw detail::device_unsupported("reduce", "the monoid must be a predefined one");
+      } else {
+        const stream_t s = current_stream();
+        detail::device_oriented<TW, TA> a(A, desc.transpose_a, s);
+        detail::cuda::reduce_rows<TW>(*a, detail::coded_monoid{detail::monoid_code<Monoid>::value},
+                                      t.mutable_values(), t.mutable_present(), s);
+      }
+    } else {
+      detail::oriented<TA> a(A, desc.transpose_a);
+      detail::host::reduce_rows(*a, monoid, t.mutable_values(), t.mutable_present());
+    }
     Vector<TW> out(n);
     for (index_t i = 0; i < n; ++i) {
       const bool has_w = w.present()[i], has_t = t.present()[i];

@@ -312,11 +312,34 @@ __global__ void k_writeback_bits(offset_t nu, const std::uint64_t* ukey, index_t
   if (u < nu && r == 0) count[u] = n;
 }
 
+// Element-wise bits: union or intersection of A's and B's tile (I, J).
+__global__ void k_ewise_bits(offset_t nu, const std::uint64_t* ukey, index_t tile_cols, pattern_ref A, pattern_ref B,
+                             bool add, row_bits* out, offset_t* count, offset_t* a_tile, offset_t* b_tile) {
+  const offset_t g = blockIdx.x * offset_t(blockDim.x) + threadIdx.x;
+  const offset_t u = g / tile_dim;
+  const int r = static_cast<int>(g % tile_dim);
+  row_bits bits = 0;
+  if (u < nu) {
+    const index_t I = index_t(ukey[u] / tile_cols), J = index_t(ukey[u] % tile_cols);
+    const offset_t ta = find_tile(A.tile_ptr, A.tile_col, I, J);
+    const offset_t tb = find_tile(B.tile_ptr, B.tile_col, I, J);
+    const row_bits am = ta >= 0 ? A.row_mask[16 * ta + r] : row_bits(0);
+    const row_bits bm = tb >= 0 ? B.row_mask[16 * tb + r] : row_bits(0);
+    bits = add ? row_bits(am | bm) : row_bits(am & bm);
+    out[16 * u + r] = bits;
+    if (r == 0) {
+      a_tile[u] = ta;
+      b_tile[u] = tb;
+    }
+  }
+  const int n = half_warp_sum(u < nu ? tile::popcount16(bits) : 0);
+  if (u < nu && r == 0) count[u] = n;
+}
+
 }  // namespace
 
-writeback_plan plan_writeback(const device_pattern& C, const device_pattern& T, const mask_arg& M, bool has_accum,
-                              bool replace, stream_t s) {
-  // Union of the tile positions of C and T.
+// Candidate tiles: the union of the tile positions of C and T.
+candidates union_candidates(const device_pattern& C, const device_pattern& T, stream_t s) {
   const offset_t n = C.ntiles + T.ntiles;
   const index_t tc = C.tile_cols();
   device_buffer<std::uint64_t> key(n, s);
@@ -339,9 +362,15 @@ writeback_plan plan_writeback(const device_pattern& C, const device_pattern& T, 
   c.count = device_buffer<offset_t>(c.n, s);
   c.carry0 = device_buffer<offset_t>(c.n, s);
   c.carry1 = device_buffer<offset_t>(c.n, s);
+  return c;
+}
+
+writeback_plan plan_writeback(const device_pattern& C, const device_pattern& T, const mask_arg& M, bool has_accum,
+                              bool replace, stream_t s) {
+  candidates c = union_candidates(C, T, s);
   if (c.n)
     k_writeback_bits<<<grid_for(16 * c.n, kThreads), kThreads, 0, native(s)>>>(
-        c.n, c.key.data(), tc, ref(C), ref(T), ref(M), has_accum, replace, c.mask.data(), c.count.data(),
+        c.n, c.key.data(), C.tile_cols(), ref(C), ref(T), ref(M), has_accum, replace, c.mask.data(), c.count.data(),
         c.carry0.data(), c.carry1.data());
   check(cudaGetLastError(), "write-back bits");
   writeback_plan w;
@@ -349,6 +378,30 @@ writeback_plan plan_writeback(const device_pattern& C, const device_pattern& T, 
   w.c_tile.swap(c.carry0);
   w.t_tile.swap(c.carry1);
   return w;
+}
+
+ewise_plan plan_ewise(const device_pattern& A, const device_pattern& B, bool add, stream_t s) {
+  candidates c = union_candidates(A, B, s);
+  if (c.n)
+    k_ewise_bits<<<grid_for(16 * c.n, kThreads), kThreads, 0, native(s)>>>(
+        c.n, c.key.data(), A.tile_cols(), ref(A), ref(B), add, c.mask.data(), c.count.data(), c.carry0.data(),
+        c.carry1.data());
+  check(cudaGetLastError(), "element-wise bits");
+  ewise_plan w;
+  w.out = finish_pattern(A.nrows, A.ncols, c, s);
+  w.a_tile.swap(c.carry0);
+  w.b_tile.swap(c.carry1);
+  return w;
+}
+
+device_buffer<std::uint64_t> tile_keys(const device_pattern& p, stream_t s) {
+  device_buffer<std::uint64_t> key(p.ntiles, s);
+  device_buffer<index_t> row = tile_rows_of(p, s);
+  if (p.ntiles)
+    k_tile_keys<<<grid_for(p.ntiles, kThreads), kThreads, 0, native(s)>>>(p.ntiles, row.data(), p.tile_col.data(),
+                                                                           p.tile_cols(), key.data(), 0);
+  check(cudaGetLastError(), "tile keys");
+  return key;
 }
 
 namespace {

@@ -34,12 +34,50 @@ device_tile_matrix<TC> mxm(const device_tile_matrix<TC>& C, const mask_arg& M, i
                            const Semiring& s, const device_tile_matrix<TA>& A, const device_tile_matrix<TB>& B,
                            stream_t stream);
 
+// C<M, replace> = accum(C, T), T consumed (t_within_mask: T has nothing
+// outside the mask).
+template <class T>
+device_tile_matrix<T> writeback(const device_tile_matrix<T>& C, const mask_arg& M, int accum_code, bool replace,
+                                device_tile_matrix<T>&& t, bool t_within_mask, stream_t s);
+
+// The element-wise operations, with the predefined operators passed by code
+// (algebra.hpp) so that one instantiation per type serves them all. Their
+// results go through writeback() like mxm's.
+template <class TC, class TA>
+device_tile_matrix<TC> apply(const device_tile_matrix<TA>& A, const coded_unary& f, stream_t s);
+template <class T>
+device_tile_matrix<T> select(const device_tile_matrix<T>& A, const coded_select& pred, const coded_scalar& thunk,
+                             stream_t s);
+// Union (add) or intersection of A and B; op(a, b) where both are stored.
+template <class T>
+device_tile_matrix<T> ewise(const device_tile_matrix<T>& A, const device_tile_matrix<T>& B, int op_code, bool add,
+                            stream_t s);
+// Fold of each row into host arrays values[nrows], present[nrows].
+template <class T>
+void reduce_rows(const device_tile_matrix<T>& A, const coded_monoid& m, T* values, std::uint8_t* present,
+                 stream_t s);
+// Fold of every entry (the identity if there is none).
+template <class T>
+T reduce_all(const device_tile_matrix<T>& A, const coded_monoid& m, stream_t s);
+
 // ---- which combinations the library instantiates ------------------------
 template <class T, class... L>
 inline constexpr bool one_of = (std::is_same_v<T, L> || ...);
 
 template <class T>
 inline constexpr bool device_value_type = one_of<T, bool, std::int32_t, std::int64_t, float, double>;
+
+// Whether this build has the CUDA backend at all (device code paths compile
+// away without it).
+#if defined(TGB_HAVE_CUDA)
+inline constexpr bool built = true;
+#else
+inline constexpr bool built = false;
+#endif
+
+// Types the element-wise operations and reductions run on the GPU for.
+template <class... T>
+inline constexpr bool device_types = built && (device_value_type<T> && ...);
 
 template <class S>
 inline constexpr bool device_semiring =

@@ -26,6 +26,17 @@ struct writeback_plan {
 writeback_plan plan_writeback(const device_pattern& C, const device_pattern& T, const mask_arg& M, bool has_accum,
                               bool replace, stream_t s);
 
+// The pattern of A .op. B over the union (add) or intersection of the
+// patterns, and for each of its tiles the tile of A and of B (-1 for none).
+struct ewise_plan {
+  device_pattern out;
+  device_buffer<offset_t> a_tile, b_tile;
+};
+ewise_plan plan_ewise(const device_pattern& A, const device_pattern& B, bool add, stream_t s);
+
+// Keys I * tile_cols + J of a pattern's tiles, in storage (increasing) order.
+device_buffer<std::uint64_t> tile_keys(const device_pattern& p, stream_t s);
+
 // The pattern of A'; gather[e] is the entry of A that lands at e.
 device_pattern transpose_pattern(const device_pattern& A, device_buffer<offset_t>& gather, stream_t s);
 

@@ -68,18 +68,12 @@ tile_matrix<TC> select(const tile_matrix<TA>& A, const Pred& pred, const Y& thun
                            });
   T.values = buffer<TC>(static_cast<std::size_t>(T.pat.nnz()));
   const index_t tm = T.pat.tile_rows();
-#pragma omp parallel if (tm > kParallelRows)
-  {
-    buffer<TA> tmp(tile_area);
-#pragma omp for schedule(dynamic, 16)
-    for (index_t I = 0; I < tm; ++I)
-      for (offset_t t = T.pat.tile_ptr[I]; t < T.pat.tile_ptr[I + 1]; ++t) {
-        const offset_t ta = find_tile(A.pat, I, T.pat.tile_col[t]);
-        tile::select_values(tile_at(A, ta), &T.pat.row_mask[16 * t], tmp.data());
-        const offset_t n = T.pat.tile_offset[t + 1] - T.pat.tile_offset[t];
-        for (offset_t e = 0; e < n; ++e) T.values[T.pat.tile_offset[t] + e] = static_cast<TC>(tmp[e]);
-      }
-  }
+#pragma omp parallel for schedule(dynamic, 16) if (tm > kParallelRows)
+  for (index_t I = 0; I < tm; ++I)
+    for (offset_t t = T.pat.tile_ptr[I]; t < T.pat.tile_ptr[I + 1]; ++t) {
+      const offset_t ta = find_tile(A.pat, I, T.pat.tile_col[t]);
+      tile::select_values(tile_at(A, ta), &T.pat.row_mask[16 * t], &T.values[T.pat.tile_offset[t]]);
+    }
   return T;
 }
 

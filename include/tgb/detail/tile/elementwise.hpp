@@ -73,49 +73,71 @@ TGB_HD inline void intersect_bits(const row_bits* a, const row_bits* b, row_bits
   for (int r = 0; r < tile_dim; ++r) out[r] = row_bits((a && b) ? (a[r] & b[r]) : 0);
 }
 
-// Values of an element-wise operation in out's bit order: op(a, b) where both
-// are stored, the single stored operand (cast) otherwise (union only).
+// Values of an element-wise operation, row r, in out's bit order: op(a, b)
+// where both are stored, the single stored operand (cast) otherwise (union
+// only). Both operands are cast to TC first.
+template <class TC, class TA, class TB, class Op>
+TGB_HD inline void ewise_row_values(const tile_ref_t<TA>& a, const tile_ref_t<TB>& b, int r, const Op& op,
+                                    row_bits out_bits, TC* out_row) {
+  int n = 0;
+  std::uint32_t bits = out_bits;
+  while (bits) {
+    const int j = lowest_bit(bits);
+    bits &= bits - 1;
+    bool has_a = false, has_b = false;
+    const TA av = a.at(r, j, has_a);
+    const TB bv = b.at(r, j, has_b);
+    if (has_a && has_b) out_row[n++] = static_cast<TC>(op(static_cast<TC>(av), static_cast<TC>(bv)));
+    else if (has_a) out_row[n++] = static_cast<TC>(av);
+    else out_row[n++] = static_cast<TC>(bv);
+  }
+}
+
+// (16,16) element-wise values, in out's bit order.
 template <class TC, class TA, class TB, class Op>
 TGB_HD inline void ewise_values(tile_ref_t<TA> a, tile_ref_t<TB> b, const Op& op, const row_bits* out_mask,
                                 TC* out) {
   int n = 0;
   for (int r = 0; r < tile_dim; ++r) {
-    std::uint32_t bits = out_mask[r];
-    while (bits) {
-      const int j = lowest_bit(bits);
-      bits &= bits - 1;
-      bool has_a = false, has_b = false;
-      const TA av = a.at(r, j, has_a);
-      const TB bv = b.at(r, j, has_b);
-      if (has_a && has_b) out[n++] = static_cast<TC>(op(static_cast<TC>(av), static_cast<TC>(bv)));
-      else if (has_a) out[n++] = static_cast<TC>(av);
-      else out[n++] = static_cast<TC>(bv);
-    }
+    ewise_row_values(a, b, r, op, out_mask[r], out + n);
+    n += popcount16(out_mask[r]);
   }
 }
 
-// Select: bits of the entries of tile (row0, col0) that the predicate keeps.
+// Select, row r of tile (row0, col0): bits of the entries the predicate keeps.
+template <class T, class Pred, class Y>
+TGB_HD inline row_bits select_row_bits(const tile_ref_t<T>& a, int r, index_t row0, index_t col0, const Pred& pred,
+                                       const Y& thunk) {
+  row_bits keep = 0;
+  for (int p = a.row_begin(r), pe = a.row_end(r); p < pe; ++p) {
+    const int c = a.col_idx[p];
+    if (pred(a.values[p], row0 + r, col0 + c, thunk)) keep = row_bits(keep | (1u << c));
+  }
+  return keep;
+}
+
+// (16,16) select bits.
 template <class T, class Pred, class Y>
 TGB_HD inline void select_bits(tile_ref_t<T> a, index_t row0, index_t col0, const Pred& pred, const Y& thunk,
                                row_bits* out) {
-  for (int r = 0; r < tile_dim; ++r) {
-    row_bits keep = 0;
-    for (int p = a.row_begin(r), pe = a.row_end(r); p < pe; ++p) {
-      const int c = a.col_idx[p];
-      if (pred(a.values[p], row0 + r, col0 + c, thunk)) keep = row_bits(keep | (1u << c));
-    }
-    out[r] = keep;
-  }
+  for (int r = 0; r < tile_dim; ++r) out[r] = select_row_bits(a, r, row0, col0, pred, thunk);
 }
 
-// Values of a selected tile: the kept entries, in order.
-template <class T>
-TGB_HD inline void select_values(tile_ref_t<T> a, const row_bits* kept, T* out) {
+// The kept entries of row r, in order, cast to TC.
+template <class TC, class T>
+TGB_HD inline void select_row_values(const tile_ref_t<T>& a, int r, row_bits kept, TC* out_row) {
+  int n = 0;
+  for (int p = a.row_begin(r), pe = a.row_end(r); p < pe; ++p)
+    if ((kept >> a.col_idx[p]) & 1u) out_row[n++] = static_cast<TC>(a.values[p]);
+}
+
+// (16,16) values of a selected tile: the kept entries, in order.
+template <class TC, class T>
+TGB_HD inline void select_values(tile_ref_t<T> a, const row_bits* kept, TC* out) {
   int n = 0;
   for (int r = 0; r < tile_dim; ++r) {
-    for (int p = a.row_begin(r), pe = a.row_end(r); p < pe; ++p) {
-      if ((kept[r] >> a.col_idx[p]) & 1u) out[n++] = a.values[p];
-    }
+    select_row_values(a, r, kept[r], out + n);
+    n += popcount16(kept[r]);
   }
 }
 
