@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs what tgb needs on a fresh Debian/Ubuntu machine, and nothing when
 # it is all there. Usage: scripts/install-deps.sh [build|test]
-#   build: compiler, CMake, Ninja, zlib   test: also Catch2 and SuiteSparse:GraphBLAS
+#   build: compiler, CMake, Ninja, zlib
+#   test:  also Catch2, SuiteSparse:GraphBLAS and mcl (the test references)
 set -euo pipefail
 what=${1:-test}
 pkgs=(g++ cmake ninja-build zlib1g-dev)
-if [ "$what" = test ]; then pkgs+=(catch2 libgraphblas-dev); fi
+if [ "$what" = test ]; then pkgs+=(catch2 libgraphblas-dev mcl); fi
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

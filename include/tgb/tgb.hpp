@@ -12,4 +12,6 @@
 #include "tgb/matrix.hpp"
 #include "tgb/operations.hpp"
 #include "tgb/vector.hpp"
+#include "tgb/algorithms/markov_clustering.hpp"
+#include "tgb/algorithms/msbfs.hpp"
 #include "tgb/algorithms/triangle_count.hpp"

@@ -9,6 +9,7 @@ extern "C" {
 #include <random>
 #include <stdexcept>
 
+#include "../graphs.hpp"
 #include "../oracle.hpp"
 #include "../tgb_catch.hpp"
 
@@ -226,5 +227,66 @@ TEST_CASE("SuiteSparse agrees on the real matrices", "[graphblas][real]") {
     compare(min_plus, min{}, grb_case{"min", "plus", "", 2}, A, A, Matrix<double>(m, m), A, 0);
     compare(max_times, max{}, grb_case{"max", "times", "", 4, true}, A, A, A, A, 0);
     compare(plus_pair, plus{}, grb_case{"plus", "pair", "plus", 2, false, false, true}, A, A, A, A, 0);
+  }
+}
+
+namespace {
+
+// Triangles by SuiteSparse: S = pattern(A + A') without loops, L = tril(S, -1),
+// C<L> = L plus_pair L', summed.
+std::int64_t grb_triangles(const Matrix<double>& A) {
+  const index_t n = A.nrows();
+  GrB_Matrix a = to_grb(A), s = nullptr, l = nullptr, c = nullptr;
+  ok(GrB_Matrix_new(&s, GrB_BOOL, n, n), "new");
+  ok(GrB_Matrix_new(&l, GrB_BOOL, n, n), "new");
+  ok(GrB_Matrix_new(&c, GrB_INT64, n, n), "new");
+  ok(GrB_Matrix_eWiseAdd_BinaryOp(s, nullptr, nullptr, GrB_LOR, a, a, GrB_DESC_T1), "eWiseAdd");
+  ok(GrB_Matrix_select_INT64(l, nullptr, nullptr, GrB_TRIL, s, -1, nullptr), "select");
+  ok(GrB_mxm(c, l, nullptr, GxB_PLUS_PAIR_INT64, l, l, GrB_DESC_ST1), "mxm");
+  std::int64_t t = 0;
+  ok(GrB_Matrix_reduce_INT64(&t, nullptr, GrB_PLUS_MONOID_INT64, c, nullptr), "reduce");
+  GrB_Matrix_free(&a), GrB_Matrix_free(&s), GrB_Matrix_free(&l), GrB_Matrix_free(&c);
+  return t;
+}
+
+// Levels from one source by SuiteSparse: q<!v, struct, replace> = q any_pair A.
+std::vector<std::int64_t> grb_bfs(const Matrix<double>& A, index_t src) {
+  const index_t n = A.nrows();
+  GrB_Matrix a = to_grb(A);
+  GrB_Vector q = nullptr, v = nullptr;
+  ok(GrB_Vector_new(&q, GrB_BOOL, n), "new");
+  ok(GrB_Vector_new(&v, GrB_INT64, n), "new");
+  ok(GrB_Vector_setElement_BOOL(q, true, src), "set");
+  for (std::int64_t level = 0;; ++level) {
+    ok(GrB_Vector_assign_INT64(v, q, nullptr, level, GrB_ALL, n, GrB_DESC_S), "assign");
+    ok(GrB_vxm(q, v, nullptr, GxB_ANY_PAIR_BOOL, q, a, GrB_DESC_RSC), "vxm");
+    GrB_Index nq = 0;
+    ok(GrB_Vector_nvals(&nq, q), "nvals");
+    if (nq == 0) break;
+  }
+  std::vector<std::int64_t> lv(static_cast<std::size_t>(n), -1);
+  for (index_t i = 0; i < n; ++i) {
+    std::int64_t x;
+    if (GrB_Vector_extractElement_INT64(&x, v, i) == GrB_SUCCESS) lv[static_cast<std::size_t>(i)] = x;
+  }
+  GrB_Matrix_free(&a), GrB_Vector_free(&q), GrB_Vector_free(&v);
+  return lv;
+}
+
+}  // namespace
+
+TEST_CASE("SuiteSparse agrees: triangle counts and BFS levels on random graphs", "[graphblas][algorithms]") {
+  std::mt19937_64 rng(3);
+  for (index_t n : {2, 17, 300, 2000}) {
+    for (int kind = 0; kind < 2; ++kind) {
+      const auto e = kind == 0 ? graphs::erdos_renyi(rng, n, 4.0) : graphs::power_law(rng, n, 4.0);
+      const auto A = graphs::to_matrix<double>(n, e);
+      INFO("n " << n << (kind ? " power-law" : " Erdos-Renyi"));
+      REQUIRE(triangle_count(A) == grb_triangles(A));
+      const std::vector<index_t> src{0, n / 2, n - 1};
+      const auto lv = dense_levels(msbfs(A, src));
+      for (std::size_t q = 0; q < src.size(); ++q)
+        REQUIRE(std::vector<std::int64_t>(lv.begin() + q * n, lv.begin() + (q + 1) * n) == grb_bfs(A, src[q]));
+    }
   }
 }

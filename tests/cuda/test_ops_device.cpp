@@ -1,0 +1,218 @@
+// The element-wise operations, reductions and the graph algorithms on the GPU
+// against the host backend: every mask mode, replace, accumulator and
+// transpose, casts between types, sizes 0 to 300. No floating-point sums are
+// involved except MCL's, so values must be identical; MCL clusters must be
+// the same partition.
+#include <random>
+
+#include "../graphs.hpp"
+#include "../oracle.hpp"
+#include "../tgb_catch.hpp"
+
+using namespace tgb;
+
+namespace {
+
+template <class T>
+Matrix<T> on(Matrix<T> m, backend where) {
+  m.to(where);
+  return m;
+}
+
+// Runs op(C, mask, accum, desc) on copies of C0 on both backends and
+// compares the results exactly.
+template <class TC, class Op>
+void both(std::mt19937_64& rng, const Matrix<TC>& C0, const Op& op, const char* what) {
+  const auto M = oracle::random_matrix<int>(rng, C0.nrows(), C0.ncols(), 0.5);
+  for (int mask = 0; mask < 5; ++mask)
+    for (int flags = 0; flags < 4; ++flags) {
+      const bool replace = flags & 1, accum = flags & 2;
+      descriptor d;
+      d.replace = replace;
+      auto run = [&](backend where) {
+        Matrix<TC> C = on(C0, where);
+        const Matrix<int> m = on(M, where);
+        oracle::with_mask_mode(mask, m, [&](const auto& mk) {
+          if (accum) op(C, mk, plus{}, d, where);
+          else op(C, mk, no_accum, d, where);
+        });
+        REQUIRE(C.location() == where);
+        return on(C, backend::host);
+      };
+      const Matrix<TC> h = run(backend::host), g = run(backend::cuda);
+      INFO(what << ": mask " << mask << " replace " << replace << " accum " << accum << " shape " << C0.nrows()
+                << " x " << C0.ncols());
+      REQUIRE(g.nvals() == h.nvals());
+      REQUIRE(oracle::diff(oracle::to_map(g), oracle::to_map(h)) == "");
+    }
+}
+
+template <class TC, class TA>
+void ops_for(std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const index_t shapes[] = {0, 1, 15, 16, 17, 33, 300};
+  for (index_t m : shapes)
+    for (index_t n : {index_t(1), index_t(17), index_t(40)})
+      for (double density : {0.02, 0.4}) {
+        const auto A = oracle::random_matrix<TA>(rng, m, n, density);
+        const auto B = oracle::random_matrix<TA>(rng, m, n, density);
+        const auto At = oracle::random_matrix<TA>(rng, n, m, density);
+        const auto C0 = oracle::random_matrix<TC>(rng, m, n, 0.3);
+        const auto Ct0 = oracle::random_matrix<TC>(rng, n, m, 0.3);
+        both(rng, C0, [&](Matrix<TC>& C, const auto& mk, const auto& acc, descriptor d, backend w) {
+          ewise_add(C, mk, acc, times{}, on(A, w), on(B, w), d);
+        }, "ewise_add times");
+        both(rng, C0, [&](Matrix<TC>& C, const auto& mk, const auto& acc, descriptor d, backend w) {
+          ewise_mult(C, mk, acc, min{}, on(A, w), on(At, w), d.with_transpose_b());
+        }, "ewise_mult min, B transposed");
+        both(rng, C0, [&](Matrix<TC>& C, const auto& mk, const auto& acc, descriptor d, backend w) {
+          apply(C, mk, acc, ainv{}, on(A, w), d);
+        }, "apply ainv");
+        both(rng, C0, [&](Matrix<TC>& C, const auto& mk, const auto& acc, descriptor d, backend w) {
+          apply(C, mk, acc, bind2nd(max{}, 1), on(At, w), d.with_transpose_a());
+        }, "apply bind2nd max, A transposed");
+        both(rng, C0, [&](Matrix<TC>& C, const auto& mk, const auto& acc, descriptor d, backend w) {
+          apply(C, mk, acc, bind1st(minus{}, 3), on(A, w), d);
+        }, "apply bind1st minus");
+        both(rng, C0, [&](Matrix<TC>& C, const auto& mk, const auto& acc, descriptor d, backend w) {
+          select(C, mk, acc, tril{}, on(A, w), 1, d);
+        }, "select tril 1");
+        both(rng, C0, [&](Matrix<TC>& C, const auto& mk, const auto& acc, descriptor d, backend w) {
+          select(C, mk, acc, offdiag{}, on(At, w), 0, d.with_transpose_a());
+        }, "select offdiag, A transposed");
+        both(rng, C0, [&](Matrix<TC>& C, const auto& mk, const auto& acc, descriptor d, backend w) {
+          select(C, mk, acc, value_gt{}, on(A, w), 0.5, d);
+        }, "select value_gt 0.5");
+        both(rng, Ct0, [&](Matrix<TC>& C, const auto& mk, const auto& acc, descriptor d, backend w) {
+          transpose(C, mk, acc, on(A, w), d);
+        }, "transpose");
+        both(rng, C0, [&](Matrix<TC>& C, const auto& mk, const auto& acc, descriptor d, backend w) {
+          transpose(C, mk, acc, on(A, w), d.with_transpose_a());
+        }, "transpose twice");
+        // Reductions: rows, columns, everything.
+        for (bool tr : {false, true}) {
+          Vector<TC> wh(tr ? n : m), wg(tr ? n : m);
+          const descriptor d = descriptor{}.with_transpose_a(tr);
+          reduce(wh, no_mask, no_accum, max_monoid{}, A, d);
+          reduce(wg, no_mask, no_accum, max_monoid{}, on(A, backend::cuda), d);
+          REQUIRE(wg.entries() == wh.entries());
+          reduce(wh, no_mask, no_accum, plus_monoid{}, A, d);
+          reduce(wg, no_mask, no_accum, plus_monoid{}, on(A, backend::cuda), d);
+          REQUIRE(wg.entries() == wh.entries());
+        }
+        REQUIRE(reduce(min_monoid{}, on(A, backend::cuda)) == reduce(min_monoid{}, A));
+        REQUIRE(reduce(plus_monoid{}, on(A, backend::cuda)) == reduce(plus_monoid{}, A));
+        TC s = TC(1), t = TC(1);
+        reduce(s, plus{}, plus_monoid{}, A);
+        reduce(t, plus{}, plus_monoid{}, on(A, backend::cuda));
+        REQUIRE(s == t);
+      }
+}
+
+std::string data(const std::string& f) { return std::string(TGB_TEST_DATA_DIR) + "/" + f; }
+
+}  // namespace
+
+TEST_CASE("device element-wise operations equal host: same types", "[cuda][ops]") {
+  ops_for<std::int32_t, std::int32_t>(1);
+  ops_for<double, double>(2);
+  ops_for<bool, bool>(3);
+}
+
+TEST_CASE("device element-wise operations equal host: casts", "[cuda][ops]") {
+  ops_for<std::int64_t, bool>(4);
+  ops_for<float, std::int32_t>(5);
+  ops_for<bool, double>(6);
+}
+
+TEST_CASE("device element-wise operations: what the GPU cannot run is a clear error", "[cuda][ops][errors]") {
+  std::mt19937_64 rng(1);
+  auto A = on(oracle::random_matrix<int>(rng, 20, 20, 0.3), backend::cuda);
+  Matrix<int> C = on(Matrix<int>(20, 20), backend::cuda);
+  const auto before = C.nvals();
+  auto user_op = [](int a, int b) { return a + 2 * b; };
+  REQUIRE_THROWS_AS(ewise_add(C, no_mask, no_accum, user_op, A, A), not_implemented);
+  REQUIRE_THROWS_AS(ewise_add(C, no_mask, user_op, plus{}, A, A), not_implemented);
+  REQUIRE_THROWS_AS(apply(C, no_mask, no_accum, [](int a) { return a + 1; }, A), not_implemented);
+  REQUIRE(C.nvals() == before);
+  REQUIRE(C.location() == backend::cuda);
+  Matrix<int> H(20, 20);
+  REQUIRE_THROWS_AS(ewise_add(H, no_mask, no_accum, plus{}, A, A), invalid_value);  // mixed residence
+}
+
+TEST_CASE("device algorithms equal host: triangle counts on real and random graphs", "[cuda][algorithms]") {
+  for (const char* f : {"karate.mtx", "jagmesh7.mtx", "netscience.mtx", "ca-GrQc.mtx", "bcsstk13.mtx",
+                        "luxembourg.mtx", "west0067.mtx"}) {
+    INFO(f);
+    const auto A = io::read_matrix_market<double>(data(f));
+    REQUIRE(triangle_count(on(A, backend::cuda)) == triangle_count(A));
+  }
+  std::mt19937_64 rng(17);
+  for (index_t n : {1, 17, 33, 1000, 20000}) {
+    const auto e = graphs::power_law(rng, n, 8.0);
+    const auto A = graphs::to_matrix<int>(n, e);
+    REQUIRE(triangle_count(on(A, backend::cuda)) == graphs::triangles(n, e));
+  }
+}
+
+TEST_CASE("device algorithms equal host: BFS levels", "[cuda][algorithms]") {
+  const auto K = io::read_matrix_market<bool>(data("karate.mtx"));
+  const std::vector<std::int64_t> want{2, 1, 2, 2, 3, 3, 3, 2, 1, 2, 3, 3, 3, 2, 2, 2, 4,
+                                       2, 2, 2, 2, 2, 2, 2, 3, 3, 2, 2, 2, 2, 0, 2, 1, 1};
+  const auto V = msbfs(on(K, backend::cuda), {30});
+  REQUIRE(V.location() == backend::cuda);
+  REQUIRE(dense_levels(V) == want);
+  std::mt19937_64 rng(19);
+  for (index_t n : {16, 33, 2000, 30000}) {
+    for (int kind = 0; kind < 2; ++kind) {
+      const auto e = kind ? graphs::power_law(rng, n, 3.0) : graphs::erdos_renyi(rng, n, 2.0);
+      const auto A = graphs::to_matrix<double>(n, e);
+      std::vector<index_t> src;
+      for (index_t k = 0; k < 64; ++k) src.push_back((k * 7919) % n);
+      for (bool sym : {false, true}) {
+        msbfs_options o;
+        o.symmetrize = sym;
+        INFO("n " << n << " kind " << kind << " symmetrize " << sym);
+        REQUIRE(dense_levels(msbfs(on(A, backend::cuda), src, o)) == dense_levels(msbfs(A, src, o)));
+      }
+    }
+  }
+}
+
+TEST_CASE("device algorithms equal host: Markov clusters", "[cuda][algorithms][mcl]") {
+  for (const char* f : {"karate.mtx", "dolphins.mtx", "polbooks.mtx", "netscience.mtx", "jagmesh7.mtx"}) {
+    INFO(f);
+    const auto A = io::read_matrix_market<double>(data(f));
+    const auto h = markov_clustering(A);
+    const auto g = markov_clustering(on(A, backend::cuda));
+    // Floating-point sums differ in order (and the GPU fuses multiply-adds),
+    // so the partitions are compared, not bits: identical clusters here.
+    REQUIRE(g.clusters == h.clusters);
+    REQUIRE(g.converged == h.converged);
+  }
+  std::mt19937_64 rng(23);
+  std::vector<index_t> truth;
+  const auto e = graphs::planted_partition(rng, 12, 30, 0.3, 0.01, truth);
+  const auto A = graphs::to_matrix<double>(360, e);
+  const auto h = markov_clustering(A), g = markov_clustering(on(A, backend::cuda));
+  const double ari = graphs::adjusted_rand_index(graphs::labels(360, g.clusters), graphs::labels(360, h.clusters));
+  INFO("ARI " << ari);
+  REQUIRE(ari >= 0.99);
+}
+
+TEST_CASE("device element-wise operations, small cases for the sanitizers", "[cuda][sanitize]") {
+  std::mt19937_64 rng(31);
+  const auto A = oracle::random_matrix<double>(rng, 40, 33, 0.2);
+  const auto C0 = oracle::random_matrix<double>(rng, 40, 33, 0.2);
+  both(rng, C0, [&](Matrix<double>& C, const auto& mk, const auto& acc, descriptor d, backend w) {
+    ewise_add(C, mk, acc, plus{}, on(A, w), on(C0, w), d);
+  }, "ewise_add");
+  both(rng, C0, [&](Matrix<double>& C, const auto& mk, const auto& acc, descriptor d, backend w) {
+    select(C, mk, acc, triu{}, on(A, w), 0, d);
+  }, "select");
+  Vector<double> v(40);
+  reduce(v, no_mask, no_accum, plus_monoid{}, on(A, backend::cuda));
+  const auto K = io::read_matrix_market<double>(data("karate.mtx"));
+  REQUIRE(triangle_count(on(K, backend::cuda)) == 45);
+  REQUIRE(markov_clustering(on(K, backend::cuda)).clusters.size() == 2);
+}
