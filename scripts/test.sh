@@ -17,3 +17,11 @@ consumer="$build/_consumer"
 cmake -S tests/consumer -B "$consumer" -G Ninja -DCMAKE_PREFIX_PATH="$PWD/$build/_install" >/dev/null
 cmake --build "$consumer" -j "$jobs" >/dev/null
 "$consumer/tgb_consumer" "$PWD/tests/data/karate.mtx"
+# The examples, built on their own against the installed package, and run.
+examples="$build/_examples"
+cmake -S examples -B "$examples" -G Ninja -DCMAKE_PREFIX_PATH="$PWD/$build/_install" >/dev/null
+cmake --build "$examples" -j "$jobs" >/dev/null
+"$examples/tgb-example-triangles_by_vertex" "$PWD/tests/data/polbooks.mtx"
+"$examples/tgb-example-reachability" "$PWD/tests/data/jagmesh7.mtx" 5
+"$examples/tgb-example-communities"
+echo "tgb: tests, installed-package consumer and examples all passed"

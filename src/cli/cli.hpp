@@ -15,6 +15,9 @@ struct usage_error : std::runtime_error {
 int cmd_info(const std::vector<std::string>& args);
 int cmd_mxm(const std::vector<std::string>& args);
 int cmd_demo(const std::vector<std::string>& args);
+int cmd_tc(const std::vector<std::string>& args);
+int cmd_bfs(const std::vector<std::string>& args);
+int cmd_mcl(const std::vector<std::string>& args);
 
 // Options of `tgb mxm` after parsing.
 struct mxm_options {

@@ -20,7 +20,8 @@ const std::vector<std::string>& semiring_names() {
 const std::vector<std::string>& operator_names() {
   // Order matches tgb::detail::op_code.
   static const std::vector<std::string> names{"plus", "minus", "times", "min", "max", "first", "second",
-                                              "pair", "any",   "lor",   "land", "lxor", "eq",    "ne"};
+                                              "pair", "any",   "lor",   "land", "lxor", "eq",    "ne",
+                                              "pow"};
   return names;
 }
 

@@ -21,7 +21,16 @@ const char* kUsage =
     "          [--accum OP] [--init C0] [--transpose-a] [--transpose-b]\n"
     "          [--backend auto|host|cuda] [--repeat N] [--json]\n"
     "                                         C<M> = accum(C0, A*B) over a semiring; C as Matrix Market\n"
-    "  demo [--data DIR]                      products and masked products on bundled real graphs\n"
+    "  tc GRAPH [--backend B] [--json]        triangles of the undirected graph: 'triangles: N'\n"
+    "  bfs GRAPH --sources 0,5,9 [--undirected] [-o FILE] [--backend B] [--json]\n"
+    "                                         BFS levels from every source at once: one line per vertex,\n"
+    "                                         one level per source, -1 where unreached\n"
+    "  mcl GRAPH [-I 2.0] [--prune 1e-4] [-S 1100] [-R 1400] [--max-iter N] [--undirected]\n"
+    "          [-o FILE] [--backend B] [--quiet]\n"
+    "                                         Markov clustering: one cluster per line, largest first\n"
+    "  demo [--data DIR]                      the algorithms and products on bundled real graphs\n"
+    "GRAPH is Matrix Market or an edge list (0-based 'src dst [weight]', optionally .gz);\n"
+    "B is auto (the GPU when there is one), host or cuda.\n"
     "  help                                   this text\n";
 
 std::string one_line(std::string s) {
@@ -47,6 +56,9 @@ int main(int argc, char** argv) {
     if (cmd == "info") return tgb::cli::cmd_info(args);
     if (cmd == "mxm") return tgb::cli::cmd_mxm(args);
     if (cmd == "demo") return tgb::cli::cmd_demo(args);
+    if (cmd == "tc") return tgb::cli::cmd_tc(args);
+    if (cmd == "bfs") return tgb::cli::cmd_bfs(args);
+    if (cmd == "mcl") return tgb::cli::cmd_mcl(args);
     throw tgb::cli::usage_error("unknown command '" + cmd + "' (try 'tgb help')");
   } catch (const tgb::cli::usage_error& e) {
     std::cerr << "tgb: usage error: " << one_line(e.what()) << "\n";

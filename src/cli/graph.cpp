@@ -1,0 +1,238 @@
+// tgb command line: the graph algorithms, `tc`, `bfs` and `mcl`.
+#include <omp.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "cli.hpp"
+#include "tgb/tgb.hpp"
+
+namespace tgb::cli {
+
+namespace {
+
+struct graph_args {
+  std::string file, out, backend = "auto";
+  bool json = false, undirected = false, quiet = false;
+  std::vector<std::string> sources;
+  double inflation = 2.0, prune = 1e-4;
+  long max_iter = 100, select = 1100, recover = 1400;
+};
+
+double number(const std::string& cmd, const std::string& opt, const std::string& v, double lo, double hi) {
+  char* end = nullptr;
+  const double d = std::strtod(v.c_str(), &end);
+  if (v.empty() || !end || *end || !(d >= lo && d <= hi))
+    throw usage_error("tgb " + cmd + ": " + opt + " takes a number from " + std::to_string(lo) + " to " +
+                      std::to_string(hi) + ", not '" + v + "'");
+  return d;
+}
+
+long integer(const std::string& cmd, const std::string& opt, const std::string& v, long lo, long hi) {
+  char* end = nullptr;
+  const long long d = std::strtoll(v.c_str(), &end, 10);
+  if (v.empty() || !end || *end || d < lo || d > hi)
+    throw usage_error("tgb " + cmd + ": " + opt + " takes a whole number from " + std::to_string(lo) + " to " +
+                      std::to_string(hi) + ", not '" + v + "'");
+  return static_cast<long>(d);
+}
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  std::string cur;
+  std::istringstream in(s);
+  while (std::getline(in, cur, sep)) out.push_back(cur);
+  return out;
+}
+
+// Parses the options every graph command shares plus the command's own.
+graph_args parse(const std::string& cmd, const std::vector<std::string>& args) {
+  graph_args g;
+  for (std::size_t k = 0; k < args.size(); ++k) {
+    const std::string& a = args[k];
+    auto value = [&]() -> std::string {
+      if (k + 1 >= args.size()) throw usage_error("tgb " + cmd + ": " + a + " needs a value");
+      return args[++k];
+    };
+    if (a == "--backend") g.backend = value();
+    else if (a == "--json" && cmd != "mcl") g.json = true;
+    else if ((a == "-o" || a == "--output") && cmd != "tc") g.out = value();
+    else if (a == "--undirected" && cmd != "tc") g.undirected = true;
+    else if (a == "--sources" && cmd == "bfs") g.sources = split(value(), ',');
+    else if (a == "-I" && cmd == "mcl") g.inflation = number(cmd, a, value(), 1e-3, 1e3);
+    else if (a == "--prune" && cmd == "mcl") g.prune = number(cmd, a, value(), 0, 1);
+    else if (a == "--max-iter" && cmd == "mcl") g.max_iter = integer(cmd, a, value(), 0, 100000);
+    else if (a == "-S" && cmd == "mcl") g.select = integer(cmd, a, value(), 1, 1000000000);
+    else if (a == "-R" && cmd == "mcl") g.recover = integer(cmd, a, value(), 0, 1000000000);
+    else if (a == "--quiet" && cmd == "mcl") g.quiet = true;
+    else if (!a.empty() && a[0] == '-') throw usage_error("tgb " + cmd + ": unknown option '" + a + "'");
+    else if (g.file.empty()) g.file = a;
+    else throw usage_error("tgb " + cmd + ": takes one graph file");
+  }
+  if (g.file.empty()) throw usage_error("tgb " + cmd + ": no graph file given");
+  if (g.backend != "auto" && g.backend != "host" && g.backend != "cuda")
+    throw usage_error("tgb " + cmd + ": --backend must be auto, host or cuda");
+  return g;
+}
+
+backend choose(const graph_args& g) {
+  if (g.backend == "host") return backend::host;
+  if (g.backend == "cuda") {
+    if (cuda_device_count() == 0) throw not_implemented("--backend cuda: " + cuda_device_description());
+    return backend::cuda;
+  }
+  return preferred_backend();
+}
+
+// The graph, duplicates merged, on the chosen backend.
+template <class T>
+Matrix<T> load(const graph_args& g, backend where) {
+  Matrix<T> A = io::read_graph<T>(g.file, io::duplicates::keep_first);
+  if (A.nrows() != A.ncols())
+    throw dimension_mismatch(g.file + ": a graph needs a square matrix, this one is " + std::to_string(A.nrows()) +
+                             " x " + std::to_string(A.ncols()));
+  A.to(where);
+  return A;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  cuda_synchronize();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Output to -o FILE or to stdout.
+struct sink {
+  std::ofstream file;
+  std::ostream* os = &std::cout;
+  explicit sink(const std::string& path) {
+    if (path.empty() || path == "-") return;
+    file.open(path);
+    if (!file) throw io_error(path + ": cannot open for writing");
+    os = &file;
+  }
+  void done(const std::string& path) {
+    os->flush();
+    if (!*os) throw io_error((path.empty() ? std::string("stdout") : path) + ": write failed");
+  }
+};
+
+}  // namespace
+
+int cmd_tc(const std::vector<std::string>& args) {
+  const graph_args g = parse("tc", args);
+  const backend where = choose(g);
+  const Matrix<bool> A = load<bool>(g, where);
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::int64_t n = triangle_count(A);
+  const double s = seconds_since(t0);
+  if (g.json)
+    std::cout << "{\"command\":\"tc\",\"file\":\"" << json_escape(g.file) << "\",\"backend\":\"" << backend_name(where)
+              << "\",\"vertices\":" << A.nrows() << ",\"entries\":" << A.nvals() << ",\"triangles\":" << n
+              << ",\"seconds\":" << s << "}\n";
+  else
+    std::cout << "triangles: " << n << "\n";
+  return 0;
+}
+
+int cmd_bfs(const std::vector<std::string>& args) {
+  const graph_args g = parse("bfs", args);
+  if (g.sources.empty()) throw usage_error("tgb bfs: give the sources with --sources 0,5,9");
+  const backend where = choose(g);
+  const Matrix<bool> A = load<bool>(g, where);
+  std::vector<index_t> src;
+  for (const auto& s : g.sources) src.push_back(integer("bfs", "--sources", s, 0, 0x7fffffffffffffffL));
+  msbfs_options opt;
+  opt.symmetrize = g.undirected;
+  const auto t0 = std::chrono::steady_clock::now();
+  const Matrix<std::int64_t> V = msbfs(A, src, opt);
+  const double s = seconds_since(t0);
+  const std::vector<std::int64_t> lv = dense_levels(V);
+  const std::size_t n = static_cast<std::size_t>(A.nrows()), k = src.size();
+  sink out(g.out);
+  if (g.json) {
+    std::cout << "{\"command\":\"bfs\",\"file\":\"" << json_escape(g.file) << "\",\"backend\":\""
+              << backend_name(where) << "\",\"vertices\":" << n << ",\"sources\":[";
+    for (std::size_t q = 0; q < k; ++q) std::cout << (q ? "," : "") << src[q];
+    std::cout << "],\"reached\":[";
+    for (std::size_t q = 0; q < k; ++q) {
+      std::size_t r = 0;
+      for (std::size_t v = 0; v < n; ++v) r += lv[q * n + v] >= 0;
+      std::cout << (q ? "," : "") << r;
+    }
+    std::cout << "],\"seconds\":" << s;
+    if (g.out.empty()) {
+      std::cout << ",\"levels\":[";
+      for (std::size_t v = 0; v < n; ++v) {
+        std::cout << (v ? ",[" : "[");
+        for (std::size_t q = 0; q < k; ++q) std::cout << (q ? "," : "") << lv[q * n + v];
+        std::cout << "]";
+      }
+      std::cout << "]";
+    }
+    std::cout << "}\n";
+    if (g.out.empty()) return 0;
+  }
+  std::string line;
+  for (std::size_t v = 0; v < n; ++v) {
+    line.clear();
+    for (std::size_t q = 0; q < k; ++q) {
+      if (q) line += ' ';
+      line += std::to_string(lv[q * n + v]);
+    }
+    line += '\n';
+    *out.os << line;
+  }
+  out.done(g.out);
+  return 0;
+}
+
+int cmd_mcl(const std::vector<std::string>& args) {
+  const graph_args g = parse("mcl", args);
+  const backend where = choose(g);
+  Matrix<double> A = load<double>(g, where);
+  if (g.undirected) {
+    Matrix<double> S(A.nrows(), A.ncols());
+    S.to(where);
+    ewise_add(S, no_mask, no_accum, max{}, A, A, descriptor{}.with_transpose_b());
+    A.swap(S);
+  }
+  mcl_params p;
+  p.inflation = g.inflation;
+  p.prune = g.prune;
+  p.max_iter = static_cast<int>(g.max_iter);
+  p.select = g.select;
+  p.recover = g.recover;
+  if (!g.quiet) {
+    std::cerr << "tgb mcl: " << g.file << ", " << A.nrows() << " vertices, " << A.nvals() << " entries, backend "
+              << backend_name(where) << ", inflation " << p.inflation << ", prune " << p.prune << "\n";
+    p.progress = [](const mcl_progress& q) {
+      char buf[160];
+      std::snprintf(buf, sizeof buf, "iteration %3d  entries %12lld  chaos %-12.6g  %.4f s\n", q.iteration,
+                    static_cast<long long>(q.entries), q.chaos, q.seconds);
+      std::cerr << buf;
+    };
+  }
+  const mcl_result r = markov_clustering(A, p);
+  if (!g.quiet)
+    std::cerr << "tgb mcl: " << r.clusters.size() << " clusters after " << r.iterations << " iterations"
+              << (r.converged ? "" : " (not converged: --max-iter reached)") << "\n";
+  sink out(g.out);
+  std::string line;
+  for (const auto& c : r.clusters) {
+    line.clear();
+    for (std::size_t q = 0; q < c.size(); ++q) {
+      if (q) line += '\t';
+      line += std::to_string(c[q]);
+    }
+    line += '\n';
+    *out.os << line;
+  }
+  out.done(g.out);
+  return 0;
+}
+
+}  // namespace tgb::cli
