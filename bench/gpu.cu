@@ -5,6 +5,7 @@
 #include <cusparse.h>
 
 #include <algorithm>
+#include <chrono>
 #include <stdexcept>
 
 #include "gpu.hpp"
@@ -233,6 +234,33 @@ timing cusparse(op o, const tgb::csr<double>& A, int reps, tgb::csr<double>* res
   cudaFree(d_rp);
   cudaFree(d_ci);
   cudaFree(d_v);
+  return t;
+}
+
+stopwatch::stopwatch(bool gpu) {
+  if (!gpu || !gpu_available()) return;
+  cudaEvent_t a, b;
+  ck(cudaEventCreate(&a), "event");
+  ck(cudaEventCreate(&b), "event");
+  a_ = a;
+  b_ = b;
+}
+stopwatch::~stopwatch() {
+  if (a_) cudaEventDestroy(static_cast<cudaEvent_t>(a_));
+  if (b_) cudaEventDestroy(static_cast<cudaEvent_t>(b_));
+}
+void stopwatch::start() {
+  if (a_) ck(cudaEventRecord(static_cast<cudaEvent_t>(a_), reinterpret_cast<cudaStream_t>(tgb::current_stream())),
+             "record");
+  t0_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+double stopwatch::stop_ms() {
+  if (!a_)
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count() - t0_;
+  ck(cudaEventRecord(static_cast<cudaEvent_t>(b_), reinterpret_cast<cudaStream_t>(tgb::current_stream())), "record");
+  ck(cudaEventSynchronize(static_cast<cudaEvent_t>(b_)), "sync");
+  float t = 0;
+  ck(cudaEventElapsedTime(&t, static_cast<cudaEvent_t>(a_), static_cast<cudaEvent_t>(b_)), "elapsed");
   return t;
 }
 

@@ -30,4 +30,21 @@ timing tgb_cuda(op o, const tgb::Matrix<double>& A, const tgb::Matrix<bool>& L, 
 // C = A*A with cusparseSpGEMM (plus_times only).
 timing cusparse(op o, const tgb::csr<double>& A, int reps, tgb::csr<double>* result);
 
+// Time of work issued on tgb's current stream, by CUDA events, or of host
+// work by the steady clock.
+class stopwatch {
+ public:
+  explicit stopwatch(bool gpu);  // gpu: events on tgb's stream; else the steady clock
+  ~stopwatch();
+  stopwatch(const stopwatch&) = delete;
+  stopwatch& operator=(const stopwatch&) = delete;
+  void start();
+  double stop_ms();  // waits for the work to finish
+
+ private:
+  void* a_ = nullptr;
+  void* b_ = nullptr;
+  double t0_ = 0;
+};
+
 }  // namespace bench

@@ -1,4 +1,6 @@
 // tgb-bench without the CUDA backend: the GPU columns say why they are empty.
+#include <chrono>
+
 #include "gpu.hpp"
 
 namespace bench {
@@ -14,5 +16,13 @@ timing cusparse(op, const tgb::csr<double>&, int, tgb::csr<double>*) {
   timing t;
   t.note = "no CUDA backend";
   return t;
+}
+stopwatch::stopwatch(bool) {}
+stopwatch::~stopwatch() {}
+void stopwatch::start() {
+  t0_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+double stopwatch::stop_ms() {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count() - t0_;
 }
 }  // namespace bench

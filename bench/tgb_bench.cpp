@@ -4,7 +4,9 @@
 // excluded; peak memory of each implementation.
 //
 //   tgb-bench [--reps N] [--host-reps N] [--json FILE] [--large] [--only NAME]
-//             [--no-host] [--no-gpu] [--threads N] [FILE.mtx ...]
+//             [--no-host] [--no-gpu] [--threads N] [--algorithms [--no-mcl]] [FILE.mtx ...]
+// --algorithms runs the graph algorithms (bench/algorithms.cpp) instead of
+// the products, on the generated power-law graph and the files given.
 #include <omp.h>
 
 #include <algorithm>
@@ -18,6 +20,7 @@
 #include <map>
 #include <sstream>
 
+#include "algorithms.hpp"
 #include "gpu.hpp"
 #include "suite.hpp"
 
@@ -34,7 +37,7 @@ namespace {
 
 struct options {
   int reps = 10, host_reps = 10, threads = 0;
-  bool large = false, host = true, gpu = true;
+  bool large = false, host = true, gpu = true, algorithms = false, mcl = true;
   std::string json, only;
   std::vector<std::string> files;
 };
@@ -332,6 +335,8 @@ int main(int argc, char** argv) {
     else if (a == "--no-host") o.host = false;
     else if (a == "--no-gpu") o.gpu = false;
     else if (a == "--threads") o.threads = std::atoi(next().c_str());
+    else if (a == "--algorithms") o.algorithms = true;
+    else if (a == "--no-mcl") o.mcl = false;
     else if (!a.empty() && a[0] == '-') {
       std::fprintf(stderr, "tgb-bench: unknown option %s\n", a.c_str());
       return 1;
@@ -348,6 +353,34 @@ int main(int argc, char** argv) {
               gpu_description().c_str(), bw, omp_get_max_threads(), o.reps, o.host_reps);
   std::printf("%-16s %-15s %-11s %12s %10s %17s %8s %9s %8s %7s %s\n", "matrix", "op", "impl", "nnz(C)", "median_ms",
               "min-max", "GFLOPS", "peak_MB", "floor_ms", "speedup", "check");
+  if (o.algorithms) {
+    bench::algorithm_options ao;
+    ao.reps = o.reps;
+    ao.host_reps = o.host_reps;
+    ao.gpu = o.gpu;
+    ao.host = o.host;
+    ao.mcl = o.mcl;
+    std::printf("\n# graph algorithms: median ms (min-max), peak device MB, result\n");
+    std::vector<std::pair<std::string, std::function<Matrix<double>()>>> graphs = {
+        {"rmat16_ef8", [] { return bench::rmat(16, 8).build(); }}};
+    if (o.large) graphs.push_back({"rmat18_ef8", [] { return bench::rmat(18, 8).build(); }});
+    for (const auto& f : o.files)
+      graphs.push_back({f.substr(f.find_last_of('/') + 1), [f] { return io::read_graph<double>(f, io::duplicates::keep_first); }});
+    for (auto& [name, make] : graphs) {
+      if (!o.only.empty() && name.find(o.only) == std::string::npos) continue;
+      try {
+        const Matrix<double> A = make();
+        if (A.nrows() != A.ncols()) continue;
+        bench::run_algorithms(name, A, ao, &json_out);
+      } catch (const std::exception& e) {
+        std::printf("# %s: %s\n", name.c_str(), e.what());
+      }
+    }
+#if defined(TGB_BENCH_GRAPHBLAS)
+    GrB_finalize();
+#endif
+    return 0;
+  }
   std::vector<std::pair<std::string, std::function<Matrix<double>()>>> suite = {
       {"lap2d_1024", [] { return bench::laplacian_2d(1024).build(); }},
       {"stencil27_64", [] { return bench::stencil_27(64).build(); }},

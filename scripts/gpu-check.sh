@@ -61,6 +61,12 @@ fi
 
 "$build/tgb" demo >"$out/demo.log" 2>&1
 say "demo:   rc=$? $(tail -1 "$out/demo.log")"
+{
+  "$build/examples/tgb-example-triangles_by_vertex" tests/data/polbooks.mtx &&
+    "$build/examples/tgb-example-reachability" tests/data/jagmesh7.mtx 5 &&
+    "$build/examples/tgb-example-communities"
+} >"$out/examples.log" 2>&1
+say "examples: rc=$?"
 if [ -x "$build/tgb-bench" ]; then
   # The generated suite plus the larger real matrices that travel with the repo.
   "$build/tgb-bench" --json "$out/bench.jsonl" --host-reps 3 ${TGB_BENCH_ARGS:-} \
@@ -68,5 +74,10 @@ if [ -x "$build/tgb-bench" ]; then
     tests/data/fidapex6.mtx tests/data/luxembourg.mtx >"$out/bench.log" 2>&1
   say "bench:  rc=$?"
   tail -40 "$out/bench.log"
+  # The graph algorithms on both backends (host with one timed run).
+  "$build/tgb-bench" --algorithms --json "$out/bench-algorithms.jsonl" --host-reps 1 ${TGB_BENCH_ARGS:-} \
+    tests/data/ca-GrQc.mtx tests/data/netscience.mtx tests/data/luxembourg.mtx >"$out/bench-algorithms.log" 2>&1
+  say "bench algorithms: rc=$?"
+  tail -40 "$out/bench-algorithms.log"
 fi
 [ $rc_test -eq 0 ] && [ $rc_san -eq 0 ]

@@ -1,0 +1,25 @@
+// tgb-bench --algorithms: triangle counting, multi-source BFS and Markov
+// clustering on each backend (bench/algorithms.cpp).
+#pragma once
+
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "tgb/tgb.hpp"
+
+namespace bench {
+
+struct algorithm_options {
+  int reps = 10, host_reps = 3;
+  bool gpu = true, host = true, unmasked = true, mcl = true;
+  std::vector<tgb::index_t> sources{64, 256, 1024};
+  // MCL's first expansion squares the graph before pruning: on power-law
+  // graphs with hubs that is most of n^2, so larger graphs are left out.
+  tgb::index_t mcl_max_vertices = 20000;
+};
+
+void run_algorithms(const std::string& name, const tgb::Matrix<double>& A, const algorithm_options& o,
+                    std::ofstream* json);
+
+}  // namespace bench
