@@ -5,6 +5,7 @@
 // one fused multiply-add).
 #include <cuda_runtime.h>
 
+#include <cmath>
 #include <random>
 
 #include "../oracle.hpp"
@@ -169,9 +170,15 @@ TEST_CASE("residence: moves round-trip, mixed operands are an error, streams are
   }
   CHECK(C.location() == backend::host);
   CHECK(C.nvals() == 0);
-  // Other operations are host-only for now and say so.
-  Matrix<double> E = on_device(Matrix<double>(50, 40));
-  CHECK_THROWS_AS(ewise_add(E, no_mask, no_accum, plus{}, d, d), not_implemented);
+  // The element-wise operations run on the device too; a user-defined
+  // operator cannot, and says so without touching E.
+  Matrix<double> E = on_device(Matrix<double>(50, 40)), EH(50, 40);
+  ewise_add(E, no_mask, no_accum, plus{}, d, d);
+  ewise_add(EH, no_mask, no_accum, plus{}, A, A);
+  CHECK(oracle::diff(oracle::to_map(on_host(E)), oracle::to_map(EH)) == "");
+  const auto before = E.nvals();
+  CHECK_THROWS_AS(ewise_add(E, no_mask, no_accum, [](double x, double y) { return x - y; }, d, d), not_implemented);
+  CHECK(E.nvals() == before);
   // Work on a caller's stream.
   cudaStream_t s;
   REQUIRE(cudaStreamCreate(&s) == cudaSuccess);
@@ -182,6 +189,13 @@ TEST_CASE("residence: moves round-trip, mixed operands are an error, streams are
     Matrix<double> H(50, 50);
     mxm(H, no_mask, no_accum, plus_times, A, A, descriptor{}.with_transpose_b());
     CHECK(oracle::diff(oracle::to_map(on_host(Cs)), oracle::to_map(H), 1e-12) == "");
+    // ... and the element-wise operations and reductions on the same stream.
+    Matrix<double> Ts = on_device(Matrix<double>(50, 50)), TH(50, 50);
+    select(Ts, structure(Cs), no_accum, value_gt{}, Cs, 0.0);
+    select(TH, structure(H), no_accum, value_gt{}, H, 0.0);
+    CHECK(oracle::diff(oracle::to_map(on_host(Ts)), oracle::to_map(TH), 1e-12) == "");
+    const double sg = reduce(plus_monoid{}, Ts), sh = reduce(plus_monoid{}, TH);
+    CHECK(std::fabs(sg - sh) <= 1e-9 * std::max(1.0, std::fabs(sh)));
   }
   cudaStreamDestroy(s);
   // Unsupported combinations fail cleanly rather than at link time.
