@@ -28,15 +28,22 @@ TGB_HD constexpr T lower_value() {
   if constexpr (std::is_floating_point_v<T>) return -std::numeric_limits<T>::infinity();
   else return std::numeric_limits<T>::lowest();
 }
+// Integer arithmetic wraps modulo 2^bits (two's complement), as it does in
+// SuiteSparse:GraphBLAS in practice, instead of being undefined on overflow:
+// it is done in an unsigned type at least as wide as unsigned int (so that
+// small types do not promote to a signed int) and converted back.
+template <class T>
+using wrap_t = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, std::make_unsigned_t<T>>;
 }  // namespace detail
 
 // ---------------------------------------------------------------- operators
 // Arithmetic on bool follows GraphBLAS: plus is lor, times is land, min is
-// land, max is lor, minus is lxor.
+// land, max is lor, minus is lxor. On other integers it wraps.
 struct plus {
   template <class T>
   TGB_HD constexpr T operator()(T a, T b) const {
     if constexpr (detail::is_bool_v<T>) return a || b;
+    else if constexpr (std::is_integral_v<T>) return static_cast<T>(detail::wrap_t<T>(a) + detail::wrap_t<T>(b));
     else return static_cast<T>(a + b);
   }
 };
@@ -44,6 +51,7 @@ struct minus {
   template <class T>
   TGB_HD constexpr T operator()(T a, T b) const {
     if constexpr (detail::is_bool_v<T>) return a != b;
+    else if constexpr (std::is_integral_v<T>) return static_cast<T>(detail::wrap_t<T>(a) - detail::wrap_t<T>(b));
     else return static_cast<T>(a - b);
   }
 };
@@ -51,6 +59,7 @@ struct times {
   template <class T>
   TGB_HD constexpr T operator()(T a, T b) const {
     if constexpr (detail::is_bool_v<T>) return a && b;
+    else if constexpr (std::is_integral_v<T>) return static_cast<T>(detail::wrap_t<T>(a) * detail::wrap_t<T>(b));
     else return static_cast<T>(a * b);
   }
 };
@@ -128,6 +137,7 @@ struct ainv {
   template <class T>
   TGB_HD constexpr T operator()(T a) const {
     if constexpr (detail::is_bool_v<T>) return a;
+    else if constexpr (std::is_integral_v<T>) return static_cast<T>(detail::wrap_t<T>(0) - detail::wrap_t<T>(a));
     else return static_cast<T>(-a);
   }
 };
@@ -136,7 +146,7 @@ struct abs_op {
   TGB_HD constexpr T operator()(T a) const {
     if constexpr (detail::is_bool_v<T> || std::is_unsigned_v<T>) return a;
     else if constexpr (std::is_floating_point_v<T>) return std::fabs(a);
-    else return a < T(0) ? static_cast<T>(-a) : a;
+    else return a < T(0) ? ainv{}(a) : a;
   }
 };
 struct lnot {

@@ -36,6 +36,8 @@ struct raw_entries {
 
 // The whole file as text; ".gz" files are inflated (zlib builds only).
 std::string read_file(const std::string& path);
+// Inflates gzip data held in memory (concatenated members too).
+std::string gunzip(const std::string& data, const std::string& name);
 raw_entries parse_matrix_market(const std::string& text, const std::string& name);
 raw_entries parse_edge_list(const std::string& text, const std::string& name);
 const char* type_name(int code);

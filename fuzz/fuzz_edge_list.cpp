@@ -1,0 +1,23 @@
+// libFuzzer target: edge lists, as text and (through gunzip) as gzip data.
+// Anything but a tgb::error is a bug.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "tgb/tgb.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string bytes(reinterpret_cast<const char*>(data), size);
+  try {
+    const auto A = tgb::io::parse_edge_list<double>(bytes, "fuzz", tgb::io::duplicates::sum);
+    if (A.nrows() != A.ncols()) __builtin_trap();
+  } catch (const tgb::error&) {
+  }
+  try {
+    const std::string text = tgb::io::detail::gunzip(bytes, "fuzz.gz");
+    const auto A = tgb::io::parse_edge_list<std::int64_t>(text, "fuzz.gz", tgb::io::duplicates::keep_first);
+    (void)A;
+  } catch (const tgb::error&) {
+  }
+  return 0;
+}

@@ -1,0 +1,162 @@
+// Out-of-memory sweeps and concurrency on the host.
+//
+// Sweeps: a host memory resource that fails its k-th allocation, for k = 0,
+// 1, 2, ... until the operation succeeds. Every failure must throw
+// tgb::out_of_memory, leave the output exactly as it was, and give back
+// every byte it took from the resource (the resource counts them; under the
+// sanitizer build LeakSanitizer checks the rest). The number of allocation
+// points swept per operation is printed.
+#include <cstdio>
+#include <memory_resource>
+#include <random>
+#include <sstream>
+#include <thread>
+
+#include "../oracle.hpp"
+#include "../tgb_catch.hpp"
+
+using namespace tgb;
+
+namespace {
+
+class failing_resource : public std::pmr::memory_resource {
+ public:
+  explicit failing_resource(long long fail_at) : fail_at_(fail_at) {}
+  long long allocations() const { return count_; }
+  long long live() const { return live_; }
+
+ private:
+  void* do_allocate(std::size_t bytes, std::size_t align) override {
+    if (count_++ == fail_at_) throw std::bad_alloc();
+    ++live_;
+    return std::pmr::new_delete_resource()->allocate(bytes, align);
+  }
+  void do_deallocate(void* p, std::size_t bytes, std::size_t align) override {
+    --live_;
+    std::pmr::new_delete_resource()->deallocate(p, bytes, align);
+  }
+  bool do_is_equal(const std::pmr::memory_resource& o) const noexcept override { return this == &o; }
+  long long fail_at_, count_ = 0, live_ = 0;
+};
+
+// Runs op(C) with the k-th allocation failing, for every k until it
+// succeeds; returns the number of allocation points.
+template <class TC, class Op>
+long long sweep(const char* name, const Matrix<TC>& C0, Op op) {
+  const auto before = oracle::to_map(C0);
+  for (long long k = 0;; ++k) {
+    failing_resource r(k);
+    bool ok = false;
+    {
+      Matrix<TC> C = C0;
+      std::pmr::memory_resource* prev = set_host_memory_resource(&r);
+      try {
+        op(C);
+        ok = true;
+      } catch (const out_of_memory&) {
+      } catch (...) {
+        set_host_memory_resource(prev);
+        throw;
+      }
+      set_host_memory_resource(prev);
+      if (!ok) {
+        INFO(name << ": allocation " << k << " failed");
+        REQUIRE(oracle::to_map(C) == before);
+      }
+    }
+    INFO(name << ": allocation " << k << (ok ? " (success)" : " (failed)") << " leaked " << r.live()
+              << " blocks");
+    REQUIRE(r.live() == 0);
+    if (ok) {
+      std::printf("oom sweep %-34s %4lld allocation points\n", name, k);
+      return k;
+    }
+    REQUIRE(k < 100000);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("out of memory at every allocation: each operation throws and loses nothing", "[oom][errors]") {
+  std::mt19937_64 rng(77);
+  const auto A = oracle::random_matrix<double>(rng, 70, 70, 0.1);
+  const auto B = oracle::random_matrix<double>(rng, 70, 70, 0.1);
+  const auto M = oracle::random_matrix<int>(rng, 70, 70, 0.3);
+  const auto C0 = oracle::random_matrix<double>(rng, 70, 70, 0.2);
+  const char* modes[] = {"no mask", "value mask", "structural mask", "complemented mask",
+                         "complemented structural mask"};
+  for (int mode = 0; mode < 5; ++mode)
+    for (int flags = 0; flags < 4; ++flags) {
+      const descriptor d = descriptor{}.with_replace(flags & 1).with_transpose_b(flags & 2);
+      const std::string name = std::string("mxm, ") + modes[mode] + (flags & 1 ? ", accum, replace" : "") +
+                               (flags & 2 ? ", B'" : "");
+      // (with_mask_mode would allocate after the operation; call it directly)
+      REQUIRE(sweep(name.c_str(), C0, [&](Matrix<double>& C) {
+                auto go = [&](const auto& mk) {
+                  if (flags & 1) mxm(C, mk, plus{}, plus_times, A, B, d);
+                  else mxm(C, mk, no_accum, plus_times, A, B, d);
+                };
+                switch (mode) {
+                  case 0: go(no_mask); break;
+                  case 1: go(M); break;
+                  case 2: go(structure(M)); break;
+                  case 3: go(complement(M)); break;
+                  default: go(complement(structure(M)));
+                }
+              }) > 0);
+    }
+  sweep("ewise_add, masked, accumulated", C0, [&](Matrix<double>& C) {
+    ewise_add(C, structure(M), plus{}, times{}, A, B);
+  });
+  sweep("ewise_mult", C0, [&](Matrix<double>& C) { ewise_mult(C, no_mask, no_accum, min{}, A, B); });
+  sweep("apply bind2nd", C0, [&](Matrix<double>& C) { apply(C, complement(M), no_accum, bind2nd(times{}, 2.0), A); });
+  sweep("select tril", C0, [&](Matrix<double>& C) { select(C, no_mask, no_accum, tril{}, A, 0); });
+  sweep("transpose, masked, replace", C0, [&](Matrix<double>& C) {
+    transpose(C, M, no_accum, A, descriptor{}.with_replace());
+  });
+  sweep("reduce to a vector (columns)", C0, [&](Matrix<double>&) {
+    Vector<double> w(70);
+    reduce(w, no_mask, no_accum, plus_monoid{}, A, descriptor{}.with_transpose_a());
+  });
+  sweep("from_coo", C0, [&](Matrix<double>& C) {
+    const auto c = A.to_coo();
+    C = Matrix<double>::from_coo(70, 70, c.rows, c.cols, c.values, plus{});
+  });
+  sweep("from_csr and to_csr", C0, [&](Matrix<double>& C) {
+    const auto c = B.to_csr();
+    Matrix<double> D = Matrix<double>::from_csr(70, 70, c.rowptr, c.colidx, c.values);
+    C = D;
+  });
+  std::ostringstream mm;
+  io::write_matrix_market(mm, A);
+  const std::string text = mm.str();
+  sweep("Matrix Market read", C0, [&](Matrix<double>& C) { C = io::parse_matrix_market<double>(text); });
+  sweep("triangle_count", C0, [&](Matrix<double>&) { (void)triangle_count(A); });
+}
+
+TEST_CASE("threads running operations on distinct matrices give the one-by-one results", "[concurrency]") {
+  std::mt19937_64 rng(5);
+  constexpr int kThreads = 6;
+  std::vector<Matrix<double>> A, B;
+  for (int t = 0; t < kThreads; ++t) {
+    A.push_back(oracle::random_matrix<double>(rng, 300, 300, 0.02));
+    B.push_back(oracle::random_matrix<double>(rng, 300, 300, 0.02));
+  }
+  auto work = [&](int t) {
+    Matrix<double> C(300, 300), D(300, 300);
+    mxm(C, structure(A[t]), no_accum, plus_times, A[t], B[t], descriptor{}.with_transpose_b());
+    ewise_add(D, no_mask, no_accum, max{}, C, B[t]);
+    select(C, no_mask, no_accum, value_gt{}, D, 0.0);
+    std::ostringstream s;
+    s << triangle_count(A[t]) << ' ' << reduce(plus_monoid{}, C) << ' ' << C.nvals();
+    return s.str();
+  };
+  std::vector<std::string> alone(kThreads), together(kThreads);
+  for (int t = 0; t < kThreads; ++t) alone[t] = work(t);
+  for (int round = 0; round < 3; ++round) {
+    std::vector<std::thread> th;
+    for (int t = 0; t < kThreads; ++t) th.emplace_back([&, t] { together[t] = work(t); });
+    for (auto& x : th) x.join();
+    REQUIRE(together == alone);
+  }
+}
