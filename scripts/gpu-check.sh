@@ -4,7 +4,7 @@
 # under compute-sanitizer (memcheck, racecheck, synccheck, initcheck), run
 # the demo and the benchmarks, and write logs and a summary to OUTDIR.
 # Usage: scripts/gpu-check.sh OUTDIR    (TGB_COMMIT names the commit in the summary)
-# TGB_STEPS picks steps (default "build test sanitize demo bench"); the build
+# TGB_STEPS picks steps (default "build test sanitize demo bench algorithms"); the build
 # step is always run (it is incremental), so a long check can be split over
 # two calls on a machine that stays warm.
 set -uo pipefail
@@ -17,7 +17,7 @@ jobs=${TGB_JOBS:-$(nproc)}
 summary="$out/summary.txt"
 : >"$summary"
 say() { echo "$*" | tee -a "$summary"; }
-steps=" ${TGB_STEPS:-build test sanitize demo bench} "
+steps=" ${TGB_STEPS:-build test sanitize demo bench algorithms} "
 want() { [[ "$steps" == *" $1 "* ]]; }
 
 say "commit: ${TGB_COMMIT:-$(git rev-parse HEAD 2>/dev/null || echo unknown)}"
@@ -87,6 +87,8 @@ if want bench && [ -x "$build/tgb-bench" ]; then
     tests/data/fidapex6.mtx tests/data/luxembourg.mtx >"$out/bench.log" 2>&1
   say "bench:  rc=$?"
   tail -40 "$out/bench.log"
+fi
+if want algorithms && [ -x "$build/tgb-bench" ]; then
   # The graph algorithms on both backends (host with one timed run).
   "$build/tgb-bench" --algorithms --json "$out/bench-algorithms.jsonl" --host-reps 1 ${TGB_BENCH_ARGS:-} \
     tests/data/ca-GrQc.mtx tests/data/netscience.mtx >"$out/bench-algorithms.log" 2>&1
