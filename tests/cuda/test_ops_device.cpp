@@ -3,7 +3,12 @@
 // transpose, casts between types, sizes 0 to 300. No floating-point sums are
 // involved except MCL's, so values must be identical; MCL clusters must be
 // the same partition.
+#include <cuda_runtime.h>
+
+#include <cstdio>
 #include <random>
+#include <sstream>
+#include <thread>
 
 #include "../graphs.hpp"
 #include "../oracle.hpp"
@@ -215,4 +220,112 @@ TEST_CASE("device element-wise operations, small cases for the sanitizers", "[cu
   const auto K = io::read_matrix_market<double>(data("karate.mtx"));
   REQUIRE(triangle_count(on(K, backend::cuda)) == 45);
   REQUIRE(markov_clustering(on(K, backend::cuda)).clusters.size() == 2);
+}
+
+namespace {
+
+// Refuses its k-th allocation; everything else goes to the default pool.
+struct failing_device_resource : device_memory_resource {
+  explicit failing_device_resource(long long k) : fail_at(k) {}
+  long long fail_at, count = 0;
+  void* allocate(std::size_t bytes, stream_t s) override {
+    if (count++ == fail_at) throw out_of_memory("test: device allocation refused");
+    return default_device_memory_resource()->allocate(bytes, s);
+  }
+  void deallocate(void* p, std::size_t bytes, stream_t s) noexcept override {
+    default_device_memory_resource()->deallocate(p, bytes, s);
+  }
+};
+
+// Sweeps k until op(C) succeeds: each failure throws out_of_memory, leaves C
+// as it was (on the device), and returns every byte (tgb's accounting).
+template <class TC, class Op>
+long long device_sweep(const char* name, const Matrix<TC>& C0_host, Op op) {
+  const auto before = oracle::to_map(C0_host);
+  for (long long k = 0;; ++k) {
+    const std::size_t base = device_bytes_in_use();
+    bool ok = false;
+    {
+      Matrix<TC> C = on(C0_host, backend::cuda);
+      failing_device_resource r(k);
+      device_memory_resource* prev = set_device_memory_resource(&r);
+      try {
+        op(C);
+        ok = true;
+      } catch (const out_of_memory&) {
+      }
+      set_device_memory_resource(prev);
+      INFO(name << ": device allocation " << k);
+      REQUIRE(C.location() == backend::cuda);
+      if (!ok) REQUIRE(oracle::to_map(on(C, backend::host)) == before);
+    }
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    INFO(name << ": device allocation " << k << (ok ? " (success)" : " (failed)"));
+    REQUIRE(device_bytes_in_use() == base);
+    if (ok) {
+      std::printf("device oom sweep %-30s %4lld allocation points\n", name, k);
+      return k;
+    }
+    REQUIRE(k < 100000);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("device out of memory at every allocation: throws and loses nothing", "[cuda][oom]") {
+  std::mt19937_64 rng(91);
+  const auto Ah = oracle::random_matrix<double>(rng, 70, 70, 0.1);
+  const auto Mh = oracle::random_matrix<int>(rng, 70, 70, 0.3);
+  const auto C0 = oracle::random_matrix<double>(rng, 70, 70, 0.2);
+  const Matrix<double> A = on(Ah, backend::cuda);
+  const Matrix<int> M = on(Mh, backend::cuda);
+  device_sweep("mxm, no mask", C0, [&](Matrix<double>& C) { mxm(C, no_mask, no_accum, plus_times, A, A); });
+  device_sweep("mxm, value mask, accum", C0, [&](Matrix<double>& C) { mxm(C, M, plus{}, min_plus, A, A); });
+  device_sweep("mxm, complemented structure, A'", C0, [&](Matrix<double>& C) {
+    mxm(C, complement(structure(M)), no_accum, plus_times, A, A, descriptor{}.with_transpose_a().with_replace());
+  });
+  device_sweep("ewise_add, masked", C0, [&](Matrix<double>& C) { ewise_add(C, structure(M), no_accum, plus{}, A, C); });
+  device_sweep("ewise_mult, accum", C0, [&](Matrix<double>& C) { ewise_mult(C, no_mask, max{}, times{}, A, A); });
+  device_sweep("apply, complemented mask", C0, [&](Matrix<double>& C) {
+    apply(C, complement(M), no_accum, bind2nd(power{}, 2.0), A);
+  });
+  device_sweep("select, replace", C0, [&](Matrix<double>& C) {
+    select(C, M, no_accum, triu{}, A, 1, descriptor{}.with_replace());
+  });
+  device_sweep("transpose", C0, [&](Matrix<double>& C) { transpose(C, no_mask, plus{}, A); });
+  device_sweep("reduce to a vector", C0, [&](Matrix<double>&) {
+    Vector<double> w(70);
+    reduce(w, no_mask, no_accum, max_monoid{}, A, descriptor{}.with_transpose_a());
+  });
+  device_sweep("triangle_count", C0, [&](Matrix<double>&) { (void)triangle_count(A); });
+  device_sweep("move to the device", C0, [&](Matrix<double>& C) { C = on(Ah, backend::cuda); });
+}
+
+TEST_CASE("threads on their own streams give the one-by-one results", "[cuda][concurrency]") {
+  std::mt19937_64 rng(8);
+  constexpr int kThreads = 4;
+  std::vector<Matrix<double>> A;
+  for (int t = 0; t < kThreads; ++t) A.push_back(oracle::random_matrix<double>(rng, 2000, 2000, 0.003));
+  auto work = [&](int t) {
+    const Matrix<double> a = on(A[t], backend::cuda);
+    Matrix<double> C = on(Matrix<double>(2000, 2000), backend::cuda), D = C;
+    mxm(C, structure(a), no_accum, plus_times, a, a);
+    ewise_add(D, no_mask, no_accum, max{}, C, a);
+    std::ostringstream s;
+    s << triangle_count(a) << ' ' << D.nvals() << ' ' << reduce(max_monoid{}, D);
+    return s.str();
+  };
+  std::vector<std::string> alone(kThreads), together(kThreads);
+  for (int t = 0; t < kThreads; ++t) alone[t] = work(t);
+  std::vector<cudaStream_t> streams(kThreads);
+  for (auto& s : streams) REQUIRE(cudaStreamCreate(&s) == cudaSuccess);
+  std::vector<std::thread> th;
+  for (int t = 0; t < kThreads; ++t)
+    th.emplace_back([&, t] {
+      stream_scope scope(reinterpret_cast<stream_t>(streams[t]));
+      together[t] = work(t);
+    });
+  for (auto& x : th) x.join();
+  for (auto& s : streams) cudaStreamDestroy(s);
+  REQUIRE(together == alone);
 }
