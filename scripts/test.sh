@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds tgb with its tests (CUDA sources included when nvcc is present),
-# runs the whole suite with CTest, then installs the package and builds the
-# consumer project against it. GPU tests report "skipped" where no GPU exists.
+# runs the whole suite with CTest, installs the package and builds the
+# consumer project and the examples against it, then fuzzes the readers and
+# runs the host suite under the sanitizers. GPU tests report "skipped" where
+# no GPU exists. TGB_QUICK=1 leaves out the fuzzing and sanitizer builds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh test
@@ -25,3 +27,9 @@ cmake --build "$examples" -j "$jobs" >/dev/null
 "$examples/tgb-example-reachability" "$PWD/tests/data/jagmesh7.mtx" 5
 "$examples/tgb-example-communities"
 echo "tgb: tests, installed-package consumer and examples all passed"
+# Hostile input and memory errors: the fuzzers for a bounded time, then the
+# host suite under ASan/LSan/UBSan. TGB_QUICK=1 skips both.
+if [ "${TGB_QUICK:-0}" != 1 ]; then
+  scripts/fuzz.sh "${TGB_FUZZ_SECONDS:-30}"
+  scripts/sanitize.sh
+fi
