@@ -115,6 +115,18 @@ void run_algorithms(const std::string& name, const Matrix<double>& A0, const alg
     const Matrix<bool> Lw = placed(L, w);
     const measured tc = measure(gpu, reps, [&] { return std::to_string(triangle_count(A)); });
     report(json, name, "tc (whole)", impl, tc, "pattern, L, masked product, sum");
+    // The variants: which triangle, and relabelling by degree first.
+    const std::pair<tc_method, const char*> methods[] = {{tc_method::sandia_ll, "LL'"}, {tc_method::sandia_uu, "UU'"}};
+    const std::pair<tc_order, const char*> orders[] = {
+        {tc_order::none, "as numbered"}, {tc_order::ascending, "degree ascending"}, {tc_order::descending, "degree descending"}};
+    for (const auto& [m, mn] : methods)
+      for (const auto& [ord, on] : orders) {
+        if (m == tc_method::sandia_ll && ord == tc_order::none) continue;  // the row above
+        const measured v = measure(gpu, std::max(1, reps / 2), [&] {
+          return std::to_string(triangle_count(A, tc_options{m, ord}));
+        });
+        report(json, name, std::string("tc ") + mn + ", " + on, impl, v);
+      }
     const measured masked = measure(gpu, reps, [&] {
       Matrix<std::int64_t> C(n, n);
       C.to(w);

@@ -329,3 +329,16 @@ TEST_CASE("threads on their own streams give the one-by-one results", "[cuda][co
   for (auto& s : streams) cudaStreamDestroy(s);
   REQUIRE(together == alone);
 }
+
+TEST_CASE("device triangle-counting variants equal host", "[cuda][algorithms]") {
+  std::mt19937_64 rng(29);
+  const auto e = graphs::power_law(rng, 5000, 8.0);
+  const auto A = graphs::to_matrix<double>(5000, e);
+  const std::int64_t want = graphs::triangles(5000, e);
+  const Matrix<double> D = on(A, backend::cuda);
+  for (tc_method m : {tc_method::sandia_ll, tc_method::sandia_uu})
+    for (tc_order o : {tc_order::none, tc_order::ascending, tc_order::descending}) {
+      INFO("method " << int(m) << " order " << int(o));
+      REQUIRE(triangle_count(D, tc_options{m, o}) == want);
+    }
+}
