@@ -6,6 +6,13 @@
 
 #include "tgb/tgb.hpp"
 
+// A service with a memory budget: any one array above 64 MB is refused with
+// tgb::out_of_memory (libFuzzer would report the allocation itself).
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  tgb::set_host_allocation_limit(std::size_t(64) << 20);
+  return 0;
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string bytes(reinterpret_cast<const char*>(data), size);
   try {

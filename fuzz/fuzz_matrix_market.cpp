@@ -23,6 +23,13 @@ void read_as(const std::string& text, tgb::io::duplicates dup) {
   }
 }
 
+// A service with a memory budget: any one array above 64 MB is refused with
+// tgb::out_of_memory (libFuzzer would report the allocation itself).
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  tgb::set_host_allocation_limit(std::size_t(64) << 20);
+  return 0;
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
   read_as<double>(text, tgb::io::duplicates::error);

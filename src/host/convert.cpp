@@ -21,15 +21,17 @@ void sort_triplets(index_t nrows, const index_t* rows, const index_t* cols, std:
   }
 #pragma omp parallel for schedule(dynamic, 1024) if (nrows > kParallelTiles)
   for (index_t i = 0; i < nrows; ++i) {
-    offset_t* b = order.data() + rowptr[i];
-    offset_t* e = order.data() + rowptr[i + 1];
+    // Indices, not pointers: with no entries order.data() is null, and
+    // null + 1 is undefined (found by fuzz_from_coo).
     bool sorted = true;
-    for (offset_t* p = b; p + 1 < e; ++p)
-      if (cols[p[1]] < cols[p[0]]) {
+    for (offset_t p = rowptr[i]; p + 1 < rowptr[i + 1]; ++p)
+      if (cols[order[p + 1]] < cols[order[p]]) {
         sorted = false;
         break;
       }
-    if (!sorted) std::stable_sort(b, e, [&](offset_t x, offset_t y) { return cols[x] < cols[y]; });
+    if (!sorted)
+      std::stable_sort(order.data() + rowptr[i], order.data() + rowptr[i + 1],
+                       [&](offset_t x, offset_t y) { return cols[x] < cols[y]; });
   }
   colidx = buffer<index_t>(n);
   for (std::size_t p = 0; p < n; ++p) colidx[p] = cols[order[p]];

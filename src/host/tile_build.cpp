@@ -3,6 +3,8 @@
 #include <atomic>
 #include <string>
 
+#include <unistd.h>
+
 #include "tgb/detail/tile/spgemm.hpp"
 #include "tgb/detail/tile_storage.hpp"
 
@@ -10,7 +12,16 @@ namespace tgb {
 
 namespace {
 std::atomic<std::pmr::memory_resource*> g_host_resource{nullptr};
+
+std::size_t physical_memory() noexcept {
+  const long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && size > 0 ? std::size_t(pages) * std::size_t(size) : 0;
 }
+std::atomic<std::size_t> g_host_limit{physical_memory()};
+}  // namespace
+
+std::size_t set_host_allocation_limit(std::size_t bytes) noexcept { return g_host_limit.exchange(bytes); }
+std::size_t host_allocation_limit() noexcept { return g_host_limit.load(std::memory_order_relaxed); }
 
 std::pmr::memory_resource* host_memory_resource() noexcept {
   std::pmr::memory_resource* r = g_host_resource.load(std::memory_order_acquire);

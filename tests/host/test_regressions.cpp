@@ -61,3 +61,26 @@ TEST_CASE("integer sums wrap instead of overflowing (found by the fuzzer)", "[re
   REQUIRE(abs_op{}(std::int8_t(-128)) == std::int8_t(-128));
   REQUIRE(minus{}(std::uint32_t(0), std::uint32_t(1)) == std::numeric_limits<std::uint32_t>::max());
 }
+
+TEST_CASE("fuzzer regressions: edge lists and triplets", "[regression][io][limits]") {
+  // Edge-list inputs must parse or fail cleanly; with a 4 GB limit on one
+  // array, the 13-billion-vertex edge list must fail at once, not allocate.
+  const std::size_t prev = set_host_allocation_limit(std::size_t(4) << 30);
+  for (const auto& f : files_in(std::string(TGB_FUZZ_DIR) + "/regressions/edge_list")) {
+    INFO(f);
+    try {
+      (void)io::parse_edge_list<double>(slurp(f), "regression", io::duplicates::sum);
+    } catch (const tgb::error&) {
+    }
+  }
+  REQUIRE_THROWS_AS(
+      io::parse_edge_list<double>(slurp(std::string(TGB_FUZZ_DIR) + "/regressions/edge_list/huge-vertex-id.txt")),
+      out_of_memory);
+  REQUIRE_THROWS_AS(Matrix<double>(index_t(1) << 36, 4), out_of_memory);  // 2^32 tile rows of pointers
+  set_host_allocation_limit(prev);
+  // Zero triplets in a non-empty shape (a null array was offset).
+  const std::vector<std::int64_t> none;
+  const auto E = Matrix<std::int32_t>::from_coo(69, 40, none, none, std::vector<std::int32_t>{}, plus{});
+  REQUIRE(E.nvals() == 0);
+  REQUIRE(E.nrows() == 69);
+}

@@ -19,6 +19,12 @@ namespace tgb {
 std::pmr::memory_resource* host_memory_resource() noexcept;
 // Replaces it; returns the previous one. Not thread-safe with running operations.
 std::pmr::memory_resource* set_host_memory_resource(std::pmr::memory_resource* r) noexcept;
+// The largest single host array tgb will try to allocate, in bytes (default:
+// the machine's physical memory). A larger request throws out_of_memory at
+// once instead of relying on overcommit, where touching it would bring the
+// OOM killer. 0 removes the limit; returns the previous limit.
+std::size_t set_host_allocation_limit(std::size_t bytes) noexcept;
+std::size_t host_allocation_limit() noexcept;
 
 namespace detail {
 
@@ -83,6 +89,9 @@ class buffer {
   void allocate(std::size_t n) {
     if (n == 0) return;
     if (n > std::size_t(-1) / sizeof(T)) throw_out_of_memory(std::size_t(-1), "array size overflows");
+    const std::size_t limit = host_allocation_limit();
+    if (limit && n * sizeof(T) > limit)
+      throw_out_of_memory(n * sizeof(T), "one array larger than the host allocation limit (physical memory)");
     std::pmr::memory_resource* r = host_memory_resource();
     void* p = nullptr;
     try {
