@@ -161,3 +161,36 @@ TEST_CASE("moving to the GPU fails cleanly where there is none", "[matrix][backe
   }
   CHECK(A.nrows() == 3);
 }
+
+TEST_CASE("column dimensions and indices past 2^31 and 2^32", "[matrix][limits]") {
+  // Wide matrices cost nothing per column, so the 32-bit boundaries can be
+  // crossed here: column 2^32 + 4 lives in tile column 2^28, entries compare
+  // across the boundary, and the select predicates do their index arithmetic
+  // in 64 bits.
+  for (index_t ncols : {(index_t(1) << 31) + 3, (index_t(1) << 32) + 5}) {
+    INFO("ncols " << ncols);
+    const std::vector<index_t> r{0, 1, 15, 15}, c{0, ncols - 1, (index_t(1) << 31) - 1, ncols - 2};
+    const std::vector<double> v{1, 2, 3, 4};
+    const auto A = Matrix<double>::from_coo(16, ncols, r, c, v, no_duplicates);
+    REQUIRE(A.get(1, ncols - 1) == std::optional<double>(2));
+    REQUIRE(A.get(15, (index_t(1) << 31) - 1) == std::optional<double>(3));
+    REQUIRE_FALSE(A.get(15, index_t(1) << 31).has_value());
+    REQUIRE_THROWS_AS(A.get(0, ncols), invalid_index);
+    Matrix<double> S(16, ncols), U(16, ncols);
+    ewise_add(S, no_mask, no_accum, plus{}, A, A);
+    REQUIRE(S.get(15, ncols - 2) == std::optional<double>(8));
+    select(U, no_mask, no_accum, triu{}, A, index_t(1) << 31);  // keeps j >= i + 2^31
+    offset_t want = 0;
+    for (std::size_t e = 0; e < r.size(); ++e) want += c[e] >= r[e] + (index_t(1) << 31);
+    REQUIRE(U.nvals() == want);
+    REQUIRE(want >= 1);
+    Vector<double> w(16);
+    reduce(w, no_mask, no_accum, max_monoid{}, A);
+    REQUIRE(w.get(15) == std::optional<double>(4));
+    const auto coo = A.to_coo();
+    REQUIRE(coo.cols == c);
+    REQUIRE_THROWS_AS(Matrix<double>::from_coo(16, ncols, std::vector<index_t>{0}, std::vector<index_t>{ncols},
+                                               std::vector<double>{1}, no_duplicates),
+                      index_out_of_bounds);
+  }
+}
