@@ -30,6 +30,6 @@ echo "tgb: tests, installed-package consumer and examples all passed"
 # Hostile input and memory errors: the fuzzers for a bounded time, then the
 # host suite under ASan/LSan/UBSan. TGB_QUICK=1 skips both.
 if [ "${TGB_QUICK:-0}" != 1 ]; then
-  scripts/fuzz.sh "${TGB_FUZZ_SECONDS:-30}"
+  scripts/fuzz.sh "${TGB_FUZZ_SECONDS:-60}"
   scripts/sanitize.sh
 fi

@@ -82,7 +82,7 @@ int cmd_demo(const std::vector<std::string>& args) {
   };
 
   // ---- triangle counting
-  std::cout << "\nTriangle counting: C<L> = L plus_pair L', L = strictly lower triangle of pattern(A + A')\n";
+  std::cout << "\nTriangle counting: C<U> = U plus_pair U', U = strictly upper triangle of pattern(A + A')\n";
   std::printf("%-15s %8s %9s %11s %11s %10s\n", "graph", "vertices", "entries", "triangles", "known", "ms");
   struct tc_graph {
     const char* file;
