@@ -288,58 +288,53 @@ __global__ void k_tile_keys(offset_t nt, const index_t* row, const tile_index_t*
     key[base + t] = std::uint64_t(row[t]) * std::uint64_t(tile_cols) + col[t];
 }
 
-__global__ void k_writeback_bits(offset_t nu, const std::uint64_t* ukey, index_t tile_cols, pattern_ref C,
-                                 pattern_ref T, mask_ref M, bool has_accum, bool replace, row_bits* out,
-                                 offset_t* count, offset_t* c_tile, offset_t* t_tile) {
+// Bits of each candidate tile (I, J) of a merge of two patterns X and Y,
+// 16 threads per tile: combine(row of X's tile, row of Y's tile, I, J, r),
+// with the count per tile and the X and Y tile behind it (-1 for none).
+template <class Combine>
+__global__ void k_merge_bits(offset_t nu, const std::uint64_t* ukey, index_t tile_cols, pattern_ref X, pattern_ref Y,
+                             Combine combine, row_bits* out, offset_t* count, offset_t* x_tile, offset_t* y_tile) {
   const offset_t g = blockIdx.x * offset_t(blockDim.x) + threadIdx.x;
   const offset_t u = g / tile_dim;
   const int r = static_cast<int>(g % tile_dim);
   row_bits bits = 0;
   if (u < nu) {
     const index_t I = index_t(ukey[u] / tile_cols), J = index_t(ukey[u] % tile_cols);
-    const offset_t tc = find_tile(C.tile_ptr, C.tile_col, I, J);
-    const offset_t tt = find_tile(T.tile_ptr, T.tile_col, I, J);
-    const row_bits allowed = M.allowed(M.active ? M.tile(I, J) : -1, r);
-    bits = tile::writeback_row_bits(tc >= 0 ? C.row_mask[16 * tc + r] : row_bits(0),
-                                    tt >= 0 ? T.row_mask[16 * tt + r] : row_bits(0), allowed, has_accum, replace);
+    const offset_t tx = find_tile(X.tile_ptr, X.tile_col, I, J);
+    const offset_t ty = find_tile(Y.tile_ptr, Y.tile_col, I, J);
+    bits = combine(tx >= 0 ? X.row_mask[16 * tx + r] : row_bits(0), ty >= 0 ? Y.row_mask[16 * ty + r] : row_bits(0),
+                   I, J, r);
     out[16 * u + r] = bits;
     if (r == 0) {
-      c_tile[u] = tc;
-      t_tile[u] = tt;
+      x_tile[u] = tx;
+      y_tile[u] = ty;
     }
   }
   const int n = half_warp_sum(u < nu ? tile::popcount16(bits) : 0);
   if (u < nu && r == 0) count[u] = n;
 }
 
-// Element-wise bits: union or intersection of A's and B's tile (I, J).
-__global__ void k_ewise_bits(offset_t nu, const std::uint64_t* ukey, index_t tile_cols, pattern_ref A, pattern_ref B,
-                             bool add, row_bits* out, offset_t* count, offset_t* a_tile, offset_t* b_tile) {
-  const offset_t g = blockIdx.x * offset_t(blockDim.x) + threadIdx.x;
-  const offset_t u = g / tile_dim;
-  const int r = static_cast<int>(g % tile_dim);
-  row_bits bits = 0;
-  if (u < nu) {
-    const index_t I = index_t(ukey[u] / tile_cols), J = index_t(ukey[u] % tile_cols);
-    const offset_t ta = find_tile(A.tile_ptr, A.tile_col, I, J);
-    const offset_t tb = find_tile(B.tile_ptr, B.tile_col, I, J);
-    const row_bits am = ta >= 0 ? A.row_mask[16 * ta + r] : row_bits(0);
-    const row_bits bm = tb >= 0 ? B.row_mask[16 * tb + r] : row_bits(0);
-    bits = add ? row_bits(am | bm) : row_bits(am & bm);
-    out[16 * u + r] = bits;
-    if (r == 0) {
-      a_tile[u] = ta;
-      b_tile[u] = tb;
-    }
+// C<M, replace> = accum(C, T): X = C, Y = T.
+struct writeback_combine {
+  mask_ref M;
+  bool has_accum, replace;
+  __device__ row_bits operator()(row_bits c, row_bits t, index_t I, index_t J, int r) const {
+    return tile::writeback_row_bits(c, t, M.allowed(M.active ? M.tile(I, J) : -1, r), has_accum, replace);
   }
-  const int n = half_warp_sum(u < nu ? tile::popcount16(bits) : 0);
-  if (u < nu && r == 0) count[u] = n;
-}
+};
+
+// Element-wise union (add) or intersection of A and B.
+struct ewise_combine {
+  bool add;
+  __device__ row_bits operator()(row_bits a, row_bits b, index_t, index_t, int) const {
+    return add ? row_bits(a | b) : row_bits(a & b);
+  }
+};
 
 }  // namespace
 
 // Candidate tiles: the union of the tile positions of C and T.
-candidates union_candidates(const device_pattern& C, const device_pattern& T, stream_t s) {
+static candidates union_candidates(const device_pattern& C, const device_pattern& T, stream_t s) {
   const offset_t n = C.ntiles + T.ntiles;
   const index_t tc = C.tile_cols();
   device_buffer<std::uint64_t> key(n, s);
@@ -369,9 +364,9 @@ writeback_plan plan_writeback(const device_pattern& C, const device_pattern& T, 
                               bool replace, stream_t s) {
   candidates c = union_candidates(C, T, s);
   if (c.n)
-    k_writeback_bits<<<grid_for(16 * c.n, kThreads), kThreads, 0, native(s)>>>(
-        c.n, c.key.data(), C.tile_cols(), ref(C), ref(T), ref(M), has_accum, replace, c.mask.data(), c.count.data(),
-        c.carry0.data(), c.carry1.data());
+    k_merge_bits<<<grid_for(16 * c.n, kThreads), kThreads, 0, native(s)>>>(
+        c.n, c.key.data(), C.tile_cols(), ref(C), ref(T), writeback_combine{ref(M), has_accum, replace}, c.mask.data(),
+        c.count.data(), c.carry0.data(), c.carry1.data());
   check(cudaGetLastError(), "write-back bits");
   writeback_plan w;
   w.out = finish_pattern(C.nrows, C.ncols, c, s);
@@ -383,9 +378,9 @@ writeback_plan plan_writeback(const device_pattern& C, const device_pattern& T, 
 ewise_plan plan_ewise(const device_pattern& A, const device_pattern& B, bool add, stream_t s) {
   candidates c = union_candidates(A, B, s);
   if (c.n)
-    k_ewise_bits<<<grid_for(16 * c.n, kThreads), kThreads, 0, native(s)>>>(
-        c.n, c.key.data(), A.tile_cols(), ref(A), ref(B), add, c.mask.data(), c.count.data(), c.carry0.data(),
-        c.carry1.data());
+    k_merge_bits<<<grid_for(16 * c.n, kThreads), kThreads, 0, native(s)>>>(
+        c.n, c.key.data(), A.tile_cols(), ref(A), ref(B), ewise_combine{add}, c.mask.data(), c.count.data(),
+        c.carry0.data(), c.carry1.data());
   check(cudaGetLastError(), "element-wise bits");
   ewise_plan w;
   w.out = finish_pattern(A.nrows, A.ncols, c, s);
