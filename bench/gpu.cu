@@ -63,12 +63,16 @@ timing run_tgb(const tgb::Matrix<TA>& A_host, const SR& sr, const Mask& mask_hos
     ck(cudaDeviceSynchronize(), "sync");
     const std::size_t base = tgb::device_bytes_in_use();
     tgb::reset_device_peak_bytes();
+    std::size_t free0 = 0, free1 = 0, total = 0;
+    ck(cudaMemGetInfo(&free0, &total), "mem info");
     ck(cudaEventRecord(ev.a, nullptr), "record");
     once(C);
     ck(cudaEventRecord(ev.b, nullptr), "record");
     const double ms = ev.ms();
+    ck(cudaMemGetInfo(&free1, &total), "mem info");
     if (r >= 0) t.ms.push_back(ms);
     t.peak_bytes = std::max(t.peak_bytes, tgb::device_peak_bytes() - base);
+    t.meminfo_bytes = std::max<long long>(t.meminfo_bytes, (long long)free0 - (long long)free1);
     t.nvals = C.nvals();
     if (r == reps - 1 && result) {
       C.to(tgb::backend::host);
@@ -113,6 +117,7 @@ timing tgb_cuda(op o, const tgb::Matrix<double>& A, const tgb::Matrix<bool>& L, 
     case op::plus_times_fp32: return run_tgb<float>(convert<float>(A), tgb::plus_times, none, false, false, reps, result);
     case op::min_plus_fp64: return run_tgb<double>(A, tgb::min_plus, none, false, false, reps, result);
     case op::lor_land_bool: return run_tgb<bool>(convert<bool>(A), tgb::lor_land, none, false, false, reps, result);
+    case op::aat_fp64: return run_tgb<double>(A, tgb::plus_times, none, false, true, reps, result);
     default: return run_tgb<std::int64_t>(L, tgb::plus_pair, L, true, true, reps, result);
   }
 }
@@ -125,11 +130,12 @@ void cs(cusparseStatus_t s, const char* w) {
 
 timing cusparse(op o, const tgb::csr<double>& A, int reps, tgb::csr<double>* result) {
   timing t;
-  if (o != op::plus_times_fp64 && o != op::plus_times_fp32) {
+  if (o != op::plus_times_fp64 && o != op::plus_times_fp32 && o != op::aat_fp64) {
     t.note = "cuSPARSE has no such semiring";
     return t;
   }
   const bool f32 = o == op::plus_times_fp32;
+  const bool aat = o == op::aat_fp64;
   const cudaDataType vt = f32 ? CUDA_R_32F : CUDA_R_64F;
   const std::size_t vs = f32 ? 4 : 8;
   const long long n = static_cast<long long>(A.rowptr.size()) - 1, nnz = static_cast<long long>(A.colidx.size());
@@ -159,47 +165,98 @@ timing cusparse(op o, const tgb::csr<double>& A, int reps, tgb::csr<double>* res
   const void* pa = f32 ? static_cast<const void*>(&alphaf) : &alpha;
   const void* pb = f32 ? static_cast<const void*>(&betaf) : &beta;
   const auto opn = CUSPARSE_OPERATION_NON_TRANSPOSE;
+  // cusparseSpGEMM takes no transposed operand: A' is formed (csr2csc) inside
+  // the timed region, as tgb forms it inside its call.
+  cusparseSpGEMMAlg_t alg = CUSPARSE_SPGEMM_DEFAULT;
   events ev;
   try {
     for (int r = -1; r < reps; ++r) {
-      cusparseSpMatDescr_t c;
+      std::vector<void*> bufs;
+      auto alloc = [&](std::size_t bytes) {
+        void* p = nullptr;
+        ck(cudaMallocAsync(&p, std::max<std::size_t>(bytes, 1), nullptr), "malloc");
+        bufs.push_back(p);
+        return p;
+      };
+      cusparseSpMatDescr_t c, bt = nullptr;
       cs(cusparseCreateCsr(&c, n, n, 0, nullptr, nullptr, nullptr, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
                            CUSPARSE_INDEX_BASE_ZERO, vt),
          "csr C");
       cusparseSpGEMMDescr_t sd;
       cs(cusparseSpGEMM_createDescr(&sd), "descr");
-      std::size_t b1 = 0, b2 = 0;
-      void *buf1 = nullptr, *buf2 = nullptr, *c_rp = nullptr, *c_ci = nullptr, *c_v = nullptr;
+      std::size_t b1 = 0, b2 = 0, b3 = 0, bt_bytes = 0, live = 0, peak = 0;
       ck(cudaDeviceSynchronize(), "sync");
+      std::size_t free0 = 0, total = 0;
+      ck(cudaMemGetInfo(&free0, &total), "mem info");
       ck(cudaEventRecord(ev.a, nullptr), "record");
-      cs(cusparseSpGEMM_workEstimation(h, opn, opn, pa, a, a, pb, c, vt, CUSPARSE_SPGEMM_DEFAULT, sd, &b1, nullptr),
-         "workEstimation");
-      ck(cudaMallocAsync(&buf1, std::max<std::size_t>(b1, 1), nullptr), "malloc");
-      cs(cusparseSpGEMM_workEstimation(h, opn, opn, pa, a, a, pb, c, vt, CUSPARSE_SPGEMM_DEFAULT, sd, &b1, buf1),
-         "workEstimation");
-      cusparseStatus_t st = cusparseSpGEMM_compute(h, opn, opn, pa, a, a, pb, c, vt, CUSPARSE_SPGEMM_DEFAULT, sd, &b2,
-                                                   nullptr);
-      if (st == CUSPARSE_STATUS_INSUFFICIENT_RESOURCES) {
-        cudaFreeAsync(buf1, nullptr);
-        cusparseSpGEMM_destroyDescr(sd);
-        cusparseDestroySpMat(c);
-        t.note = "CUSPARSE_STATUS_INSUFFICIENT_RESOURCES with the default algorithm";
-        break;
+      cusparseSpMatDescr_t b = a;
+      if (aat) {
+        int* t_rp = static_cast<int*>(alloc((n + 1) * 4));
+        int* t_ci = static_cast<int*>(alloc(nnz * 4));
+        void* t_v = alloc(nnz * vs);
+        std::size_t tb = 0;
+        cs(cusparseCsr2cscEx2_bufferSize(h, n, n, nnz, d_v, d_rp, d_ci, t_v, t_rp, t_ci, vt, CUSPARSE_ACTION_NUMERIC,
+                                         CUSPARSE_INDEX_BASE_ZERO, CUSPARSE_CSR2CSC_ALG1, &tb),
+           "csr2csc size");
+        void* tbuf = alloc(tb);
+        cs(cusparseCsr2cscEx2(h, n, n, nnz, d_v, d_rp, d_ci, t_v, t_rp, t_ci, vt, CUSPARSE_ACTION_NUMERIC,
+                              CUSPARSE_INDEX_BASE_ZERO, CUSPARSE_CSR2CSC_ALG1, tbuf),
+           "csr2csc");
+        bt_bytes = (n + 1) * 4 + nnz * (4 + vs);
+        live = bt_bytes + tb;
+        peak = live;
+        cs(cusparseCreateCsr(&bt, n, n, nnz, t_rp, t_ci, t_v, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                             CUSPARSE_INDEX_BASE_ZERO, vt),
+           "csr A'");
+        b = bt;
       }
-      cs(st, "compute size");
-      ck(cudaMallocAsync(&buf2, std::max<std::size_t>(b2, 1), nullptr), "malloc");
-      cs(cusparseSpGEMM_compute(h, opn, opn, pa, a, a, pb, c, vt, CUSPARSE_SPGEMM_DEFAULT, sd, &b2, buf2), "compute");
+      cs(cusparseSpGEMM_workEstimation(h, opn, opn, pa, a, b, pb, c, vt, alg, sd, &b1, nullptr), "workEstimation");
+      void* buf1 = alloc(b1);
+      cs(cusparseSpGEMM_workEstimation(h, opn, opn, pa, a, b, pb, c, vt, alg, sd, &b1, buf1), "workEstimation");
+      void* buf2 = nullptr;
+      if (alg == CUSPARSE_SPGEMM_ALG3) {
+        // The memory-bounded algorithm: size its buffers by estimateMemory.
+        cs(cusparseSpGEMM_estimateMemory(h, opn, opn, pa, a, b, pb, c, vt, alg, sd, 0.2f, &b3, nullptr, nullptr),
+           "estimateMemory");
+        void* buf3 = alloc(b3);
+        cs(cusparseSpGEMM_estimateMemory(h, opn, opn, pa, a, b, pb, c, vt, alg, sd, 0.2f, &b3, buf3, &b2),
+           "estimateMemory");
+        peak = std::max(peak, bt_bytes + b1 + b3);
+        buf2 = alloc(b2);
+        cs(cusparseSpGEMM_compute(h, opn, opn, pa, a, b, pb, c, vt, alg, sd, &b2, buf2), "compute");
+      } else {
+        cusparseStatus_t st = cusparseSpGEMM_compute(h, opn, opn, pa, a, b, pb, c, vt, alg, sd, &b2, nullptr);
+        if (st == CUSPARSE_STATUS_INSUFFICIENT_RESOURCES) {
+          // Start again, untimed so far, with the memory-bounded algorithm.
+          ck(cudaDeviceSynchronize(), "sync");
+          for (void* p : bufs) cudaFreeAsync(p, nullptr);
+          cusparseSpGEMM_destroyDescr(sd);
+          cusparseDestroySpMat(c);
+          if (bt) cusparseDestroySpMat(bt);
+          alg = CUSPARSE_SPGEMM_ALG3;
+          t.note = "default algorithm: CUSPARSE_STATUS_INSUFFICIENT_RESOURCES; timed with CUSPARSE_SPGEMM_ALG3";
+          --r;
+          continue;
+        }
+        cs(st, "compute size");
+        buf2 = alloc(b2);
+        cs(cusparseSpGEMM_compute(h, opn, opn, pa, a, b, pb, c, vt, alg, sd, &b2, buf2), "compute");
+      }
       int64_t cr, cc, cn;
       cs(cusparseSpMatGetSize(c, &cr, &cc, &cn), "size");
-      ck(cudaMallocAsync(&c_rp, (n + 1) * 4, nullptr), "malloc");
-      ck(cudaMallocAsync(&c_ci, std::max<int64_t>(cn, 1) * 4, nullptr), "malloc");
-      ck(cudaMallocAsync(&c_v, std::max<int64_t>(cn, 1) * vs, nullptr), "malloc");
+      void* c_rp = alloc((n + 1) * 4);
+      void* c_ci = alloc(std::max<int64_t>(cn, 1) * 4);
+      void* c_v = alloc(std::max<int64_t>(cn, 1) * vs);
       cs(cusparseCsrSetPointers(c, c_rp, c_ci, c_v), "set pointers");
-      cs(cusparseSpGEMM_copy(h, opn, opn, pa, a, a, pb, c, vt, CUSPARSE_SPGEMM_DEFAULT, sd), "copy");
+      cs(cusparseSpGEMM_copy(h, opn, opn, pa, a, b, pb, c, vt, alg, sd), "copy");
       ck(cudaEventRecord(ev.b, nullptr), "record");
       const double ms = ev.ms();
+      std::size_t free1 = 0;
+      ck(cudaMemGetInfo(&free1, &total), "mem info");
       if (r >= 0) t.ms.push_back(ms);
-      t.peak_bytes = std::max(t.peak_bytes, b1 + b2 + std::size_t(n + 1) * 4 + std::size_t(cn) * (4 + vs));
+      peak = std::max(peak, live + b1 + b2 + std::size_t(n + 1) * 4 + std::size_t(cn) * (4 + vs));
+      t.peak_bytes = std::max(t.peak_bytes, peak);
+      t.meminfo_bytes = std::max<long long>(t.meminfo_bytes, (long long)free0 - (long long)free1);
       t.nvals = cn;
       if (r == reps - 1 && result) {
         std::vector<int> orp(n + 1), oci(cn);
@@ -217,13 +274,10 @@ timing cusparse(op o, const tgb::csr<double>& A, int reps, tgb::csr<double>* res
         result->colidx.assign(oci.begin(), oci.end());
         result->values = ov;
       }
-      cudaFreeAsync(buf1, nullptr);
-      cudaFreeAsync(buf2, nullptr);
-      cudaFreeAsync(c_rp, nullptr);
-      cudaFreeAsync(c_ci, nullptr);
-      cudaFreeAsync(c_v, nullptr);
+      for (void* p : bufs) cudaFreeAsync(p, nullptr);
       cusparseSpGEMM_destroyDescr(sd);
       cusparseDestroySpMat(c);
+      if (bt) cusparseDestroySpMat(bt);
     }
     t.ran = !t.ms.empty();
   } catch (const std::exception& e) {

@@ -8,7 +8,7 @@
 
 namespace bench {
 
-enum class op { plus_times_fp64, plus_times_fp32, min_plus_fp64, lor_land_bool, triangles };
+enum class op { plus_times_fp64, plus_times_fp32, min_plus_fp64, lor_land_bool, triangles, aat_fp64 };
 const char* op_name(op o);
 
 struct timing {
@@ -17,6 +17,10 @@ struct timing {
   std::vector<double> ms;      // one per timed repetition
   std::size_t peak_bytes = 0;  // device bytes allocated at the high-water mark
   long long nvals = 0;         // entries of the result
+  // cudaMemGetInfo: device memory taken between before the call and its end
+  // (result still held; a stream-ordered pool keeps what it reserved), max
+  // over the runs. A cross-check of peak_bytes, not a substitute.
+  long long meminfo_bytes = 0;
 };
 
 bool gpu_available();
@@ -27,7 +31,9 @@ double gpu_copy_bandwidth();
 // C = A*A (or the masked triangle product) with tgb on the GPU; `result`
 // receives C on the host for checking.
 timing tgb_cuda(op o, const tgb::Matrix<double>& A, const tgb::Matrix<bool>& L, int reps, tgb::csr<double>* result);
-// C = A*A with cusparseSpGEMM (plus_times only).
+// C = A*A (or A*A') with cusparseSpGEMM (plus_times only); on
+// CUSPARSE_STATUS_INSUFFICIENT_RESOURCES it retries with CUSPARSE_SPGEMM_ALG3
+// and says so in the note.
 timing cusparse(op o, const tgb::csr<double>& A, int reps, tgb::csr<double>* result);
 
 // Time of work issued on tgb's current stream, by CUDA events, or of host

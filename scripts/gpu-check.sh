@@ -84,7 +84,8 @@ if want bench && [ -x "$build/tgb-bench" ]; then
   # The generated suite plus the larger real matrices that travel with the repo.
   "$build/tgb-bench" --json "$out/bench.jsonl" --host-reps 3 ${TGB_BENCH_ARGS:-} \
     tests/data/bcsstk13.mtx tests/data/ca-GrQc.mtx tests/data/crack.mtx tests/data/cage8.mtx \
-    tests/data/fidapex6.mtx tests/data/luxembourg.mtx >"$out/bench.log" 2>&1
+    tests/data/fidapex6.mtx tests/data/luxembourg.mtx tests/data/jagmesh7.mtx tests/data/add32.mtx \
+    >"$out/bench.log" 2>&1
   say "bench:  rc=$?"
   tail -40 "$out/bench.log"
 fi

@@ -491,6 +491,19 @@ struct coded_monoid {
     }
   }
   template <class T>
+  TGB_HD bool is_terminal(T v) const {
+    switch (code) {
+      case 0: return plus_monoid{}.is_terminal(v);
+      case 1: return times_monoid{}.is_terminal(v);
+      case 2: return min_monoid{}.is_terminal(v);
+      case 3: return max_monoid{}.is_terminal(v);
+      case 4: return any_monoid{}.is_terminal(v);
+      case 5: return lor_monoid{}.is_terminal(v);
+      case 6: return land_monoid{}.is_terminal(v);
+      default: return lxor_monoid{}.is_terminal(v);
+    }
+  }
+  template <class T>
   TGB_HD T operator()(T a, T b) const {
     switch (code) {
       case 0: return plus_monoid{}(a, b);

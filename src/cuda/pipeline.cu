@@ -1,8 +1,12 @@
 // tgb CUDA backend: the type-independent steps of mxm, of the write-back and
 // of the transpose. Everything stays on the device; the host reads back only
 // the sizes it must allocate by.
+#include <cstdlib>
+#include <string>
+
 #include "tgb/detail/cuda/common.cuh"
 #include "tgb/detail/cuda/plan.hpp"
+#include "tgb/detail/cuda/rowpath.cuh"
 #include "tgb/detail/tile/elementwise.hpp"
 #include "tgb/detail/tile/spgemm.hpp"
 
@@ -17,9 +21,147 @@ __global__ void k_tile_rows(const offset_t* tile_ptr, index_t tm, offset_t nt, i
     row[t] = last_le(tile_ptr, tm + 1, t);
 }
 
-__global__ void k_pair_counts(offset_t na, const tile_index_t* a_col, const offset_t* b_tile_ptr, offset_t* cnt) {
+// Pairs of each A tile; none for tile rows the row path takes (route != 0).
+__global__ void k_pair_counts(offset_t na, const tile_index_t* a_col, const offset_t* b_tile_ptr,
+                              const index_t* a_row, const std::uint8_t* route, offset_t* cnt) {
   for (offset_t a = blockIdx.x * offset_t(blockDim.x) + threadIdx.x; a <= na; a += offset_t(gridDim.x) * blockDim.x)
-    cnt[a] = a < na ? b_tile_ptr[a_col[a] + 1] - b_tile_ptr[a_col[a]] : 0;
+    cnt[a] = a < na && !(route && route[a_row[a]]) ? b_tile_ptr[a_col[a] + 1] - b_tile_ptr[a_col[a]] : 0;
+}
+
+// ---- the row path's planning (rowpath.cuh) --------------------------------
+
+// Entries of each scalar row of B (len[nrows] = 0 for the scan).
+__global__ void k_b_row_len(index_t nrows, pattern_ref B, offset_t* len) {
+  for (index_t k = blockIdx.x * index_t(blockDim.x) + threadIdx.x; k <= nrows; k += index_t(gridDim.x) * blockDim.x) {
+    offset_t n = 0;
+    if (k < nrows) {
+      const index_t K = k >> tile_shift;
+      const int kk = int(k & (tile_dim - 1));
+      for (offset_t b = B.tile_ptr[K]; b < B.tile_ptr[K + 1]; ++b) n += tile::popcount16(B.row_mask[16 * b + kk]);
+    }
+    len[k] = n;
+  }
+}
+
+// B's entries in CSR order: global column and position in B's values.
+__global__ void k_b_fill(index_t nrows, pattern_ref B, const offset_t* row_ptr, index_t* col, offset_t* pos) {
+  for (index_t k = blockIdx.x * index_t(blockDim.x) + threadIdx.x; k < nrows; k += index_t(gridDim.x) * blockDim.x) {
+    const index_t K = k >> tile_shift;
+    const int kk = int(k & (tile_dim - 1));
+    offset_t o = row_ptr[k];
+    for (offset_t b = B.tile_ptr[K]; b < B.tile_ptr[K + 1]; ++b) {
+      const offset_t e = B.tile_offset[b];
+      for (int q = B.row_ptr[16 * b + kk], qe = kk + 1 < tile_dim ? B.row_ptr[16 * b + kk + 1] : int(B.tile_offset[b + 1] - e);
+           q < qe; ++q, ++o) {
+        col[o] = index_t(B.tile_col[b]) * tile_dim + B.col_idx[e + q];
+        pos[o] = e + q;
+      }
+    }
+  }
+}
+
+// Per tile row of A: scalar products, tile pairs, and the span of B's tile
+// columns it can reach.
+__global__ void k_row_work(offset_t na, const index_t* a_row, pattern_ref A, pattern_ref B, const offset_t* b_row_ptr,
+                           unsigned long long* products, unsigned long long* pairs, std::uint32_t* jmin,
+                           std::uint32_t* jmax) {
+  for (offset_t a = blockIdx.x * offset_t(blockDim.x) + threadIdx.x; a < na; a += offset_t(gridDim.x) * blockDim.x) {
+    const index_t I = a_row[a], K = A.tile_col[a];
+    const offset_t b0 = B.tile_ptr[K], b1 = B.tile_ptr[K + 1];
+    if (b0 == b1) continue;
+    unsigned long long f = 0;
+    for (offset_t e = A.tile_offset[a]; e < A.tile_offset[a + 1]; ++e) {
+      const index_t k = K * tile_dim + A.col_idx[e];
+      f += static_cast<unsigned long long>(b_row_ptr[k + 1] - b_row_ptr[k]);
+    }
+    atomicAdd(products + I, f);
+    atomicAdd(pairs + I, static_cast<unsigned long long>(b1 - b0));
+    atomicMin(jmin + I, B.tile_col[b0]);
+    atomicMax(jmax + I, B.tile_col[b1 - 1]);
+  }
+}
+
+// Route of each tile row: 0 tile path, 1 + bin the row path, 1 + kBins
+// nothing to compute. Row-path rows are appended to their bin's list.
+__global__ void k_route(index_t tm, const unsigned long long* products, const unsigned long long* pairs,
+                        const std::uint32_t* jmin, const std::uint32_t* jmax, double ratio, std::uint8_t* route,
+                        unsigned long long* count, index_t* list) {
+  for (index_t I = blockIdx.x * index_t(blockDim.x) + threadIdx.x; I < tm; I += index_t(gridDim.x) * blockDim.x) {
+    const unsigned long long f = products[I];
+    int r = 0;
+    if (f == 0) {
+      r = 1 + rowpath::kBins;
+    } else if (jmax[I] - jmin[I] <= rowpath::kMaxSpan && double(f) <= ratio * double(pairs[I])) {
+      for (int b = 0; b < rowpath::kBins && !r; ++b)
+        if (f <= static_cast<unsigned long long>(rowpath::capacity(b))) r = 1 + b;
+    }
+    route[I] = std::uint8_t(r);
+    if (r >= 1 && r <= rowpath::kBins) {
+      const unsigned long long at = atomicAdd(count + (r - 1), 1ull);
+      list[index_t(r - 1) * tm + index_t(at)] = I;
+    }
+  }
+}
+
+struct count_sink {
+  offset_t* tiles;
+  offset_t* entries;
+  index_t I;
+  __device__ void totals(int e, int t) {
+    if (threadIdx.x == 0) {
+      entries[I] = e;
+      tiles[I] = t;
+    }
+  }
+};
+
+struct no_add {};  // the symbolic pass folds nothing
+
+template <int Bin>
+__global__ void __launch_bounds__(rowpath::shape<Bin>::threads)
+    k_row_symbolic(const index_t* list, pattern_ref A, rowpath::csr_ref B, mask_ref M, const std::uint32_t* jmin,
+                   const std::uint32_t* jmax, const unsigned long long* products, offset_t* tiles, offset_t* entries) {
+  using S = rowpath::shape<Bin>;
+  const index_t I = list[blockIdx.x];
+  rowpath::row_block<S::threads, S::items, void>(
+      A, B, M, I, jmin[I], jmax[I], int(products[I]), [](offset_t, offset_t) { return cub::NullType(); }, no_add{},
+      count_sink{tiles, entries, I});
+}
+
+// Tiles and entries of each tile row of C from both paths (n[tm] = 0).
+__global__ void k_row_totals(index_t tm, const offset_t* c1_tile_ptr, const offset_t* c1_tile_offset,
+                             const offset_t* row_tiles, const offset_t* row_entries, offset_t* tiles,
+                             offset_t* entries) {
+  for (index_t I = blockIdx.x * index_t(blockDim.x) + threadIdx.x; I <= tm; I += index_t(gridDim.x) * blockDim.x) {
+    if (I == tm) {
+      tiles[I] = 0;
+      entries[I] = 0;
+      continue;
+    }
+    const offset_t t0 = c1_tile_ptr[I], t1 = c1_tile_ptr[I + 1];
+    tiles[I] = (t1 - t0) + row_tiles[I];
+    entries[I] = (c1_tile_offset[t1] - c1_tile_offset[t0]) + row_entries[I];
+  }
+}
+
+// The tile path's tiles into their places in C.
+__global__ void k_place(offset_t n1, index_t tm, pattern_ref C1, const offset_t* tile_ptr, const offset_t* entry_base,
+                        tile_index_t* tile_col, offset_t* tile_offset, std::uint8_t* row_ptr, row_bits* row_mask,
+                        std::uint8_t* col_idx, offset_t* map) {
+  for (offset_t t = blockIdx.x * offset_t(blockDim.x) + threadIdx.x; t < n1; t += offset_t(gridDim.x) * blockDim.x) {
+    const index_t I = last_le(C1.tile_ptr, tm + 1, t);
+    const offset_t u = tile_ptr[I] + (t - C1.tile_ptr[I]);
+    const offset_t e0 = C1.tile_offset[t];
+    const offset_t o = entry_base[I] + (e0 - C1.tile_offset[C1.tile_ptr[I]]);
+    map[t] = u;
+    tile_col[u] = C1.tile_col[t];
+    tile_offset[u] = o;
+    for (int r = 0; r < tile_dim; ++r) {
+      row_ptr[16 * u + r] = C1.row_ptr[16 * t + r];
+      row_mask[16 * u + r] = C1.row_mask[16 * t + r];
+    }
+    for (offset_t e = e0; e < C1.tile_offset[t + 1]; ++e) col_idx[o + (e - e0)] = C1.col_idx[e];
+  }
 }
 
 // One thread per (A tile, B tile) pair: its C tile key, or `invalid` when
@@ -230,22 +372,98 @@ device_buffer<std::uint8_t> mask_flags(const mask_arg& M, stream_t s) {
 }
 }  // namespace
 
+product_tuning& tuning() {
+  static product_tuning t = [] {
+    product_tuning d;
+    if (const char* e = std::getenv("TGB_ROW_PATH")) d.row_path = std::string(e) != "0";
+    if (const char* e = std::getenv("TGB_ROW_PATH_RATIO")) {
+      char* end = nullptr;
+      const double x = std::strtod(e, &end);
+      if (end != e && x >= 0) d.max_products_per_pair = x;
+    }
+    return d;
+  }();
+  return t;
+}
+
+namespace {
+
+// Routes the tile rows of A*B (route[I], see k_route) and fills the row
+// path's lists; returns the route array, or an empty one when every row
+// takes the tile path.
+device_buffer<std::uint8_t> route_rows(const device_pattern& A, const device_pattern& B, const index_t* a_row,
+                                       product_plan::rows_t& rows, stream_t s) {
+  const product_tuning& tun = tuning();
+  const index_t tm = A.tile_rows();
+  if (!tun.row_path || A.ntiles == 0 || B.ntiles == 0) return {};
+  device_buffer<offset_t> len(B.nrows + 1, s);
+  rows.b_row_ptr = device_buffer<offset_t>(B.nrows + 1, s);
+  k_b_row_len<<<grid_for(B.nrows + 1, kThreads), kThreads, 0, native(s)>>>(B.nrows, ref(B), len.data());
+  exclusive_sum(len.data(), rows.b_row_ptr.data(), B.nrows + 1, s);
+  device_buffer<unsigned long long> products(tm, s), pairs(tm, s), count(rowpath::kBins, s);
+  rows.jmin = device_buffer<std::uint32_t>(tm, s);
+  rows.jmax = device_buffer<std::uint32_t>(tm, s);
+  check(cudaMemsetAsync(products.data(), 0, tm * sizeof(unsigned long long), native(s)), "row work");
+  check(cudaMemsetAsync(pairs.data(), 0, tm * sizeof(unsigned long long), native(s)), "row work");
+  check(cudaMemsetAsync(count.data(), 0, rowpath::kBins * sizeof(unsigned long long), native(s)), "row work");
+  check(cudaMemsetAsync(rows.jmin.data(), 0xFF, tm * sizeof(std::uint32_t), native(s)), "row work");
+  check(cudaMemsetAsync(rows.jmax.data(), 0, tm * sizeof(std::uint32_t), native(s)), "row work");
+  k_row_work<<<grid_for(A.ntiles, kThreads), kThreads, 0, native(s)>>>(A.ntiles, a_row, ref(A), ref(B),
+                                                                        rows.b_row_ptr.data(), products.data(),
+                                                                        pairs.data(), rows.jmin.data(),
+                                                                        rows.jmax.data());
+  device_buffer<std::uint8_t> route(tm, s);
+  rows.list = device_buffer<index_t>(rowpath::kBins * tm, s);
+  k_route<<<grid_for(tm, kThreads), kThreads, 0, native(s)>>>(tm, products.data(), pairs.data(), rows.jmin.data(),
+                                                               rows.jmax.data(), tun.max_products_per_pair,
+                                                               route.data(), count.data(), rows.list.data());
+  check(cudaGetLastError(), "row routing");
+  unsigned long long n[rowpath::kBins];
+  copy_device_to_host(n, count.data(), sizeof(n), s);
+  for (int b = 0; b < rowpath::kBins; ++b) rows.count[b] = offset_t(n[b]);
+  // products as offset_t for the kernels (same bits, never above 2^63).
+  rows.products = device_buffer<offset_t>(tm, s);
+  check(cudaMemcpyAsync(rows.products.data(), products.data(), tm * sizeof(offset_t), cudaMemcpyDeviceToDevice,
+                        native(s)),
+        "row work");
+  return route;
+}
+
+template <int Bin>
+void launch_row_symbolic(const product_plan::rows_t& rows, index_t tm, const device_pattern& A, const mask_arg& M,
+                         offset_t* tiles, offset_t* entries, stream_t s) {
+  if (rows.count[Bin] == 0) return;
+  using blk = rowpath::block<rowpath::shape<Bin>::threads, rowpath::shape<Bin>::items, void>;
+  if (blk::bytes > 48 * 1024)
+    check(cudaFuncSetAttribute(k_row_symbolic<Bin>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(blk::bytes)),
+          "row path");
+  k_row_symbolic<Bin><<<unsigned(rows.count[Bin]), rowpath::shape<Bin>::threads, blk::bytes, native(s)>>>(
+      rows.list.data() + index_t(Bin) * tm, ref(A),
+      rowpath::csr_ref{rows.b_row_ptr.data(), rows.b_col.data(), rows.b_pos.data()}, ref(M), rows.jmin.data(),
+      rows.jmax.data(), reinterpret_cast<const unsigned long long*>(rows.products.data()), tiles, entries);
+  check(cudaGetLastError(), "row path symbolic");
+}
+
+}  // namespace
+
 product_plan plan_product(const device_pattern& A, const device_pattern& B, const mask_arg& M, stream_t s) {
   product_plan plan;
   const offset_t na = A.ntiles;
   const index_t ctc = B.tile_cols();
-  // Step 1: every (A tile, B tile) pair, keyed by its C tile; pruned pairs
-  // get the key `invalid` and sort last.
+  const index_t tm = A.tile_rows();
+  device_buffer<index_t> a_row = tile_rows_of(A, s);
+  const device_buffer<std::uint8_t> route = route_rows(A, B, a_row.data(), plan.rows, s);
+  // Step 1: every (A tile, B tile) pair of the tile path's rows, keyed by
+  // its C tile; pruned pairs get the key `invalid` and sort last.
   device_buffer<offset_t> cnt(na + 1, s), off(na + 1, s);
   k_pair_counts<<<grid_for(na + 1, kThreads), kThreads, 0, native(s)>>>(na, A.tile_col.data(), B.tile_ptr.data(),
-                                                                         cnt.data());
+                                                                         a_row.data(), route.data(), cnt.data());
   exclusive_sum(cnt.data(), off.data(), na + 1, s);
   const offset_t npairs = read_back(off.data() + na, s);
   plan.npairs = npairs;
   const std::uint64_t invalid = std::uint64_t(A.tile_rows()) * std::uint64_t(ctc);
   device_buffer<std::uint64_t> key(npairs, s), val(npairs, s);
   {
-    device_buffer<index_t> a_row = tile_rows_of(A, s);
     device_buffer<std::uint8_t> flags = mask_flags(M, s);
     if (npairs)
       k_fill_pairs<<<grid_for(npairs, kThreads), kThreads, 0, native(s)>>>(
@@ -253,6 +471,9 @@ product_plan plan_product(const device_pattern& A, const device_pattern& B, cons
           flags.data(), M.pat ? M.pat->nrows : 0, invalid, key.data(), val.data());
     check(cudaGetLastError(), "tile pairs");
   }
+  cnt = device_buffer<offset_t>();
+  off = device_buffer<offset_t>();
+  a_row = device_buffer<index_t>();
   sort_pairs(key, val, npairs, bits_for(invalid), s);
   // Candidate C tiles: runs of equal keys; their pairs come in increasing k
   // (the sort is stable and pairs were made in increasing k).
@@ -263,6 +484,7 @@ product_plan plan_product(const device_pattern& A, const device_pattern& B, cons
   k_count_valid<<<1, 1, 0, native(s)>>>(npairs, key.data(), invalid, nvalid.data());
   if (c.n)
     k_seg_end<<<grid_for(c.n, kThreads), kThreads, 0, native(s)>>>(c.n, begin.data(), nvalid.data(), end.data());
+  key = device_buffer<std::uint64_t>();
   // Step 2: symbolic on bit masks.
   c.mask = device_buffer<row_bits>(16 * c.n, s);
   c.count = device_buffer<offset_t>(c.n, s);
@@ -273,10 +495,56 @@ product_plan plan_product(const device_pattern& A, const device_pattern& B, cons
   check(cudaGetLastError(), "symbolic");
   c.carry0.swap(begin);
   c.carry1.swap(end);
-  plan.C = finish_pattern(A.nrows, B.ncols, c, s);
+  device_pattern c1 = finish_pattern(A.nrows, B.ncols, c, s);
   plan.seg_begin.swap(c.carry0);
   plan.seg_end.swap(c.carry1);
   plan.pairs.swap(val);
+  plan.tile_path_tiles = c1.ntiles;
+  product_plan::rows_t& rows = plan.rows;
+  if (rows.total() == 0) {
+    plan.C = std::move(c1);
+    return plan;
+  }
+  // Row path, symbolic: tiles and entries of each of its rows.
+  rows.b_col = device_buffer<index_t>(B.nnz, s);
+  rows.b_pos = device_buffer<offset_t>(B.nnz, s);
+  k_b_fill<<<grid_for(B.nrows, kThreads), kThreads, 0, native(s)>>>(B.nrows, ref(B), rows.b_row_ptr.data(),
+                                                                     rows.b_col.data(), rows.b_pos.data());
+  device_buffer<offset_t> row_tiles(tm, s), row_entries(tm, s);
+  check(cudaMemsetAsync(row_tiles.data(), 0, tm * sizeof(offset_t), native(s)), "row path");
+  check(cudaMemsetAsync(row_entries.data(), 0, tm * sizeof(offset_t), native(s)), "row path");
+  launch_row_symbolic<0>(rows, tm, A, M, row_tiles.data(), row_entries.data(), s);
+  launch_row_symbolic<1>(rows, tm, A, M, row_tiles.data(), row_entries.data(), s);
+  launch_row_symbolic<2>(rows, tm, A, M, row_tiles.data(), row_entries.data(), s);
+  // C: both paths' tile rows side by side.
+  device_buffer<offset_t> tiles(tm + 1, s), entries(tm + 1, s);
+  device_pattern& C = plan.C;
+  C.nrows = A.nrows;
+  C.ncols = B.ncols;
+  C.tile_ptr = device_buffer<offset_t>(tm + 1, s);
+  rows.entry_base = device_buffer<offset_t>(tm + 1, s);
+  k_row_totals<<<grid_for(tm + 1, kThreads), kThreads, 0, native(s)>>>(tm, c1.tile_ptr.data(), c1.tile_offset.data(),
+                                                                        row_tiles.data(), row_entries.data(),
+                                                                        tiles.data(), entries.data());
+  exclusive_sum(tiles.data(), C.tile_ptr.data(), tm + 1, s);
+  exclusive_sum(entries.data(), rows.entry_base.data(), tm + 1, s);
+  offset_t sizes[2];
+  copy_device_to_host(&sizes[0], C.tile_ptr.data() + tm, sizeof(offset_t), s);
+  copy_device_to_host(&sizes[1], rows.entry_base.data() + tm, sizeof(offset_t), s);
+  C.ntiles = sizes[0];
+  C.nnz = sizes[1];
+  C.tile_col = device_buffer<tile_index_t>(C.ntiles, s);
+  C.tile_offset = device_buffer<offset_t>(C.ntiles + 1, s);
+  C.row_ptr = device_buffer<std::uint8_t>(16 * C.ntiles, s);
+  C.row_mask = device_buffer<row_bits>(16 * C.ntiles, s);
+  C.col_idx = device_buffer<std::uint8_t>(C.nnz, s);
+  k_set<<<1, 1, 0, native(s)>>>(C.tile_offset.data() + C.ntiles, C.nnz);
+  plan.tile_map = device_buffer<offset_t>(c1.ntiles, s);
+  if (c1.ntiles)
+    k_place<<<grid_for(c1.ntiles, kThreads), kThreads, 0, native(s)>>>(
+        c1.ntiles, tm, ref(c1), C.tile_ptr.data(), rows.entry_base.data(), C.tile_col.data(), C.tile_offset.data(),
+        C.row_ptr.data(), C.row_mask.data(), C.col_idx.data(), plan.tile_map.data());
+  check(cudaGetLastError(), "place tiles");
   return plan;
 }
 

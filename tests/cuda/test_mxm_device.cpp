@@ -9,6 +9,7 @@
 #include <random>
 
 #include "../oracle.hpp"
+#include "tgb/detail/cuda/plan.hpp"
 #include "../tgb_catch.hpp"
 
 using namespace tgb;
@@ -32,14 +33,15 @@ struct dcase {
   bool replace, accum, ta, tb;
   index_t m, k, n;
   double density;
+  double side_density = 0.5;  // of the mask (C's start: 0.6 of it)
 };
 
 template <class TC, class TA, class TB, class SR, class Acc>
 void check_device(std::mt19937_64& rng, const SR& sr, const Acc& acc, const dcase& c, double tol) {
   const auto A = oracle::random_matrix<TA>(rng, c.ta ? c.k : c.m, c.ta ? c.m : c.k, c.density);
   const auto B = oracle::random_matrix<TB>(rng, c.tb ? c.n : c.k, c.tb ? c.k : c.n, c.density);
-  const auto C0 = oracle::random_matrix<TC>(rng, c.m, c.n, 0.3);
-  const auto M = oracle::random_matrix<int>(rng, c.m, c.n, 0.5);
+  const auto C0 = oracle::random_matrix<TC>(rng, c.m, c.n, 0.6 * c.side_density);
+  const auto M = oracle::random_matrix<int>(rng, c.m, c.n, c.side_density);
   descriptor d;
   d.replace = c.replace;
   d.transpose_a = c.ta;
@@ -123,6 +125,57 @@ TEST_CASE("device mxm equals host on larger and denser shapes", "[cuda][mxm][lar
   check_device<double, double, double>(rng, plus_times, plus{}, full, 1e-12);
   full.mask = 3;
   check_device<bool, bool, bool>(rng, lor_land, lor{}, full, 0);
+}
+
+// Routing between the tile path and the row path (hypersparse tile rows):
+// every family of cases runs with the row path off, with every tile row that
+// fits a block sent to it, and with the default routing.
+namespace {
+struct routing {
+  detail::cuda::product_tuning saved = detail::cuda::tuning();
+  explicit routing(int mode) {
+    detail::cuda::tuning().row_path = mode != 0;
+    detail::cuda::tuning().max_products_per_pair = mode == 1 ? 1e18 : saved.max_products_per_pair;
+  }
+  ~routing() { detail::cuda::tuning() = saved; }
+};
+}  // namespace
+
+TEST_CASE("device mxm: the row path and the tile path both equal host", "[cuda][mxm][rowpath]") {
+  for (int mode : {0, 1, 2}) {
+    INFO("routing " << mode);
+    routing r(mode);
+    all_device_combinations<double, double, double>(101 + mode, plus_times, plus{}, 1e-12);
+    all_device_combinations<std::int64_t, bool, bool>(111 + mode, plus_pair, plus{});
+    all_device_combinations<double, double, double>(121 + mode, min_plus, min{});
+    all_device_combinations<bool, bool, bool>(131 + mode, lor_land, lor{});
+    all_device_combinations<std::int32_t, std::int32_t, std::int32_t>(141 + mode, any_second, second{});
+    all_device_combinations<float, float, float>(151 + mode, max_times, max{});
+    std::mt19937_64 rng(161 + mode);
+    // Hypersparse shapes: a few entries per row over many tile columns, with
+    // sparse masks in every mode, rectangular, transposed.
+    for (int mask = 0; mask < 5; ++mask) {
+      dcase c{mask, mask == 2, mask % 2 == 1, false, mask == 3, 9000, 7000, 11000, 3.0 / 7000, 0.002};
+      check_device<double, double, double>(rng, plus_times, plus{}, c, 1e-12);
+      check_device<std::int64_t, std::int64_t, std::int64_t>(rng, min_plus, min{}, c, 0);
+      c.density = 40.0 / 7000;  // up to thousands of products per tile row: the larger bins
+      check_device<std::int32_t, std::int32_t, std::int32_t>(rng, plus_times, plus{}, c, 0);
+    }
+  }
+}
+
+TEST_CASE("device mxm: the row path folds in increasing k, as the host", "[cuda][mxm][rowpath]") {
+  // The row path stores each product before adding it, so no multiply-add is
+  // fused and its floating-point sums are the host's bit for bit.
+  routing r(1);
+  std::mt19937_64 rng(171);
+  const auto A = oracle::random_matrix<double>(rng, 5000, 5000, 5.0 / 5000);
+  Matrix<double> host(5000, 5000), dev = on_device(Matrix<double>(5000, 5000));
+  mxm(host, no_mask, no_accum, plus_times, A, A);
+  const auto dA = on_device(A);
+  mxm(dev, no_mask, no_accum, plus_times, dA, dA);
+  REQUIRE(host.nvals() > 100000);
+  CHECK(oracle::diff(oracle::to_map(on_host(dev)), oracle::to_map(host), 0) == "");
 }
 
 TEST_CASE("device mxm equals host on the real matrices", "[cuda][mxm][real]") {

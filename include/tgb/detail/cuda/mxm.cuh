@@ -8,6 +8,7 @@
 
 #include "tgb/detail/cuda/common.cuh"
 #include "tgb/detail/cuda/plan.hpp"
+#include "tgb/detail/cuda/rowpath.cuh"
 #include "tgb/detail/tile/elementwise.hpp"
 #include "tgb/detail/tile/spgemm.hpp"
 
@@ -22,20 +23,22 @@ inline constexpr int kNumericThreads = 128;  // 8 C tiles per block, 16 threads 
 // compressed slots (sparse) or a 16-slot row in shared memory (dense).
 template <class TC, class TA, class TB, class Add, class Mul>
 __global__ void __launch_bounds__(kNumericThreads)
-    k_numeric(offset_t nc, pattern_ref C, const offset_t* begin, const offset_t* end, const std::uint64_t* pairs,
-              pattern_ref A, const TA* a_vals, pattern_ref B, const TB* b_vals, Add add, Mul mul, TC* c_vals) {
+    k_numeric(offset_t nc, pattern_ref C, const offset_t* map, const offset_t* begin, const offset_t* end,
+              const std::uint64_t* pairs, pattern_ref A, const TA* a_vals, pattern_ref B, const TB* b_vals, Add add,
+              Mul mul, TC* c_vals) {
   extern __shared__ __align__(16) unsigned char smem[];
   TC* acc = reinterpret_cast<TC*>(smem) + threadIdx.x * tile_dim;  // (1,16) per thread
   const offset_t g = blockIdx.x * offset_t(blockDim.x) + threadIdx.x;
-  const offset_t c = g / tile_dim;
+  const offset_t u = g / tile_dim;  // the tile path's tile u is C's tile c
   const int r = static_cast<int>(g % tile_dim);
-  if (c >= nc) return;
+  if (u >= nc) return;
+  const offset_t c = map ? map[u] : u;
   const row_bits cm = C.row_mask[16 * c + r];
   if (!cm) return;
   TC* out = c_vals + C.tile_offset[c] + C.row_ptr[16 * c + r];
   const bool dense = C.tile_offset[c + 1] - C.tile_offset[c] >= kDenseTileThreshold;
   row_bits written = 0;
-  for (offset_t p = begin[c]; p < end[c]; ++p) {
+  for (offset_t p = begin[u]; p < end[u]; ++p) {
     const offset_t a = offset_t(pairs[p] >> 32), b = offset_t(pairs[p] & 0xFFFFFFFFu);
     const auto at = tile_of(A, a_vals, a);
     const auto bt = tile_of(B, b_vals, b);
@@ -43,6 +46,87 @@ __global__ void __launch_bounds__(kNumericThreads)
     else tile::numeric_sparse_row(add, mul, at, bt, r, cm, out, written);
   }
   if (dense) tile::compress_dense_row(cm, acc, out);
+}
+
+// The row path's numeric pass: one block per tile row of C (rowpath.cuh),
+// writing its tiles' pattern and values.
+template <class TC>
+struct row_writer {
+  index_t I;
+  std::uint32_t jmin;
+  offset_t tile0, entry0;
+  tile_index_t* tile_col;
+  offset_t* tile_offset;
+  std::uint8_t* row_ptr;
+  row_bits* row_mask;
+  std::uint8_t* col_idx;
+  TC* values;
+  __device__ void totals(int, int) const {}
+  __device__ void entry(int rank, std::uint32_t key, const TC& v) const {
+    col_idx[entry0 + rank] = std::uint8_t(key & 15);
+    values[entry0 + rank] = v;
+  }
+  __device__ void tile(int rank, std::uint32_t key, int first, const row_bits* masks, const int* counts) const {
+    const offset_t t = tile0 + rank;
+    tile_col[t] = tile_index_t(jmin + (key >> 8));
+    tile_offset[t] = entry0 + first;
+    int at = 0;
+    for (int r = 0; r < tile_dim; ++r) {
+      row_mask[16 * t + r] = masks[r];
+      row_ptr[16 * t + r] = std::uint8_t(at);
+      at += counts[r];
+    }
+  }
+};
+
+template <int Bin, class TC, class TA, class TB, class Add, class Mul>
+__global__ void __launch_bounds__(rowpath::shape<Bin>::threads)
+    k_row_numeric(const index_t* list, pattern_ref A, const TA* a_vals, rowpath::csr_ref B, const TB* b_vals,
+                  mask_ref M, const std::uint32_t* jmin, const std::uint32_t* jmax, const offset_t* products,
+                  const offset_t* tile_ptr, const offset_t* entry_base, Add add, Mul mul, tile_index_t* tile_col,
+                  offset_t* tile_offset, std::uint8_t* row_ptr, row_bits* row_mask, std::uint8_t* col_idx,
+                  TC* values) {
+  using S = rowpath::shape<Bin>;
+  const index_t I = list[blockIdx.x];
+  row_writer<TC> w{I,       jmin[I], tile_ptr[I], entry_base[I], tile_col, tile_offset, row_ptr,
+                   row_mask, col_idx, values};
+  rowpath::row_block<S::threads, S::items, TC>(
+      A, B, M, I, jmin[I], jmax[I], int(products[I]),
+      [&](offset_t e, offset_t b) { return TC(mul(static_cast<TC>(a_vals[e]), static_cast<TC>(b_vals[B.pos[b]]))); },
+      add, w);
+}
+
+template <int Bin, class TC, class TA, class TB, class Add, class Mul>
+void launch_row_numeric(product_plan& plan, const mask_arg& M, const device_tile_matrix<TA>& A,
+                        const device_tile_matrix<TB>& B, const Add& add, const Mul& mul, TC* values, stream_t s) {
+  const auto& rows = plan.rows;
+  if (rows.count[Bin] == 0) return;
+  // Predefined monoids and operators travel as run-time codes: one kernel per
+  // type and bin serves every predefined semiring (the block sort is costly
+  // to compile). Others get their own kernel.
+  constexpr bool coded = monoid_code<Add>::value >= 0 && op_code<Mul>::value >= 0;
+  using A_t = std::conditional_t<coded, coded_monoid, Add>;
+  using M_t = std::conditional_t<coded, coded_op, Mul>;
+  A_t a_op;
+  M_t m_op;
+  if constexpr (coded) {
+    a_op = coded_monoid{monoid_code<Add>::value};
+    m_op = coded_op{op_code<Mul>::value};
+  } else {
+    a_op = add;
+    m_op = mul;
+  }
+  using blk = rowpath::block<rowpath::shape<Bin>::threads, rowpath::shape<Bin>::items, TC>;
+  auto kernel = k_row_numeric<Bin, TC, TA, TB, A_t, M_t>;
+  if (blk::bytes > 48 * 1024)
+    check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(blk::bytes)), "row path");
+  device_pattern& C = plan.C;
+  kernel<<<unsigned(rows.count[Bin]), rowpath::shape<Bin>::threads, blk::bytes, native(s)>>>(
+      rows.list.data() + index_t(Bin) * A.pat.tile_rows(), ref(A.pat), A.values.data(),
+      rowpath::csr_ref{rows.b_row_ptr.data(), rows.b_col.data(), rows.b_pos.data()}, B.values.data(), ref(M),
+      rows.jmin.data(), rows.jmax.data(), rows.products.data(), C.tile_ptr.data(), rows.entry_base.data(), a_op,
+      m_op, C.tile_col.data(), C.tile_offset.data(), C.row_ptr.data(), C.row_mask.data(), C.col_idx.data(), values);
+  check(cudaGetLastError(), "row path numeric");
 }
 
 // Write-back values: 16 threads per output tile.
@@ -136,18 +220,25 @@ template <class TC, class TA, class TB, class Semiring>
 device_tile_matrix<TC> mxm(const device_tile_matrix<TC>& C, const mask_arg& M, int accum_code, bool replace,
                            const Semiring& sr, const device_tile_matrix<TA>& A, const device_tile_matrix<TB>& B,
                            stream_t s) {
-  product_plan plan = plan_product(A.pat, B.pat, M, s);
   device_tile_matrix<TC> T;
+  {  // the plan's buffers go before the write-back
+  product_plan plan = plan_product(A.pat, B.pat, M, s);
   T.values = device_buffer<TC>(plan.C.nnz, s);
-  const offset_t nc = plan.C.ntiles;
+  // The row path first: it completes C's pattern (the tile path's dense test
+  // reads the next tile's offset, which may be a row-path tile).
+  launch_row_numeric<0>(plan, M, A, B, sr.add, sr.mul, T.values.data(), s);
+  launch_row_numeric<1>(plan, M, A, B, sr.add, sr.mul, T.values.data(), s);
+  launch_row_numeric<2>(plan, M, A, B, sr.add, sr.mul, T.values.data(), s);
+  const offset_t nc = plan.tile_path_tiles;
   if (nc) {
     const std::size_t smem = kNumericThreads * tile_dim * sizeof(TC);
     k_numeric<TC, TA, TB><<<grid_for(16 * nc, kNumericThreads), kNumericThreads, smem, native(s)>>>(
-        nc, ref(plan.C), plan.seg_begin.data(), plan.seg_end.data(), plan.pairs.data(), ref(A.pat), A.values.data(),
-        ref(B.pat), B.values.data(), sr.add, sr.mul, T.values.data());
+        nc, ref(plan.C), plan.tile_map.data(), plan.seg_begin.data(), plan.seg_end.data(), plan.pairs.data(),
+        ref(A.pat), A.values.data(), ref(B.pat), B.values.data(), sr.add, sr.mul, T.values.data());
   }
   check(cudaGetLastError(), "numeric");
   T.pat = std::move(plan.C);
+  }
   return writeback(C, M, accum_code, replace, std::move(T), /*t_within_mask=*/true, s);
 }
 
