@@ -42,6 +42,15 @@ struct options {
   std::vector<std::string> files;
 };
 
+// --only A,B,...: the names containing any of these.
+bool selected(const std::string& only, const std::string& name) {
+  if (only.empty()) return true;
+  std::stringstream ss(only);
+  for (std::string part; std::getline(ss, part, ',');)
+    if (!part.empty() && name.find(part) != std::string::npos) return true;
+  return false;
+}
+
 double median(std::vector<double> v) {
   if (v.empty()) return NAN;
   std::sort(v.begin(), v.end());
@@ -390,7 +399,7 @@ int main(int argc, char** argv) {
     for (const auto& f : o.files)
       graphs.push_back({f.substr(f.find_last_of('/') + 1), [f] { return io::read_graph<double>(f, io::duplicates::keep_first); }});
     for (auto& [name, make] : graphs) {
-      if (!o.only.empty() && name.find(o.only) == std::string::npos) continue;
+      if (!selected(o.only, name)) continue;
       try {
         const Matrix<double> A = make();
         if (A.nrows() != A.ncols()) continue;
@@ -417,7 +426,7 @@ int main(int argc, char** argv) {
   }
   for (const auto& f : o.files) suite.push_back({f.substr(f.find_last_of('/') + 1), [f] { return io::read_graph<double>(f, io::duplicates::keep_first); }});
   for (auto& [name, make] : suite) {
-    if (!o.only.empty() && name.find(o.only) == std::string::npos) continue;
+    if (!selected(o.only, name)) continue;
     try {
       const Matrix<double> A = make();
       if (A.nrows() != A.ncols()) {

@@ -434,9 +434,9 @@ void launch_row_symbolic(const product_plan::rows_t& rows, index_t tm, const dev
                          offset_t* tiles, offset_t* entries, stream_t s) {
   if (rows.count[Bin] == 0) return;
   using blk = rowpath::block<rowpath::shape<Bin>::threads, rowpath::shape<Bin>::items, void>;
-  if (blk::bytes > 48 * 1024)
-    check(cudaFuncSetAttribute(k_row_symbolic<Bin>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(blk::bytes)),
-          "row path");
+  // Opt in whatever the size (static + dynamic may pass 48 KB).
+  check(cudaFuncSetAttribute(k_row_symbolic<Bin>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(blk::bytes)),
+        "row path");
   k_row_symbolic<Bin><<<unsigned(rows.count[Bin]), rowpath::shape<Bin>::threads, blk::bytes, native(s)>>>(
       rows.list.data() + index_t(Bin) * tm, ref(A),
       rowpath::csr_ref{rows.b_row_ptr.data(), rows.b_col.data(), rows.b_pos.data()}, ref(M), rows.jmin.data(),

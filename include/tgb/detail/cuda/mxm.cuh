@@ -118,8 +118,9 @@ void launch_row_numeric(product_plan& plan, const mask_arg& M, const device_tile
   }
   using blk = rowpath::block<rowpath::shape<Bin>::threads, rowpath::shape<Bin>::items, TC>;
   auto kernel = k_row_numeric<Bin, TC, TA, TB, A_t, M_t>;
-  if (blk::bytes > 48 * 1024)
-    check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(blk::bytes)), "row path");
+  // Opt in whatever the size: static and dynamic shared memory together may
+  // pass 48 KB below the dynamic part's own 48 KB.
+  check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(blk::bytes)), "row path");
   device_pattern& C = plan.C;
   kernel<<<unsigned(rows.count[Bin]), rowpath::shape<Bin>::threads, blk::bytes, native(s)>>>(
       rows.list.data() + index_t(Bin) * A.pat.tile_rows(), ref(A.pat), A.values.data(),
