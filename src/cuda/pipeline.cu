@@ -96,6 +96,7 @@ __global__ void k_route(index_t tm, const unsigned long long* products, const un
         if (f <= static_cast<unsigned long long>(rowpath::capacity(b))) r = 1 + b;
     }
     route[I] = std::uint8_t(r);
+    atomicAdd(count + rowpath::kBins + (r >= 1 && r <= rowpath::kBins ? 1 : 0), f);
     if (r >= 1 && r <= rowpath::kBins) {
       const unsigned long long at = atomicAdd(count + (r - 1), 1ull);
       list[index_t(r - 1) * tm + index_t(at)] = I;
@@ -388,6 +389,8 @@ product_tuning& tuning() {
 
 namespace {
 
+constexpr double kRowPathMinShare = 0.2;
+
 // Routes the tile rows of A*B (route[I], see k_route) and fills the row
 // path's lists; returns the route array, or an empty one when every row
 // takes the tile path.
@@ -400,12 +403,13 @@ device_buffer<std::uint8_t> route_rows(const device_pattern& A, const device_pat
   rows.b_row_ptr = device_buffer<offset_t>(B.nrows + 1, s);
   k_b_row_len<<<grid_for(B.nrows + 1, kThreads), kThreads, 0, native(s)>>>(B.nrows, ref(B), len.data());
   exclusive_sum(len.data(), rows.b_row_ptr.data(), B.nrows + 1, s);
-  device_buffer<unsigned long long> products(tm, s), pairs(tm, s), count(rowpath::kBins, s);
+  // count: rows per bin, then products of the tile path's rows and of the row path's.
+  device_buffer<unsigned long long> products(tm, s), pairs(tm, s), count(rowpath::kBins + 2, s);
   rows.jmin = device_buffer<std::uint32_t>(tm, s);
   rows.jmax = device_buffer<std::uint32_t>(tm, s);
   check(cudaMemsetAsync(products.data(), 0, tm * sizeof(unsigned long long), native(s)), "row work");
   check(cudaMemsetAsync(pairs.data(), 0, tm * sizeof(unsigned long long), native(s)), "row work");
-  check(cudaMemsetAsync(count.data(), 0, rowpath::kBins * sizeof(unsigned long long), native(s)), "row work");
+  check(cudaMemsetAsync(count.data(), 0, (rowpath::kBins + 2) * sizeof(unsigned long long), native(s)), "row work");
   check(cudaMemsetAsync(rows.jmin.data(), 0xFF, tm * sizeof(std::uint32_t), native(s)), "row work");
   check(cudaMemsetAsync(rows.jmax.data(), 0, tm * sizeof(std::uint32_t), native(s)), "row work");
   k_row_work<<<grid_for(A.ntiles, kThreads), kThreads, 0, native(s)>>>(A.ntiles, a_row, ref(A), ref(B),
@@ -418,8 +422,13 @@ device_buffer<std::uint8_t> route_rows(const device_pattern& A, const device_pat
                                                                rows.jmax.data(), tun.max_products_per_pair,
                                                                route.data(), count.data(), rows.list.data());
   check(cudaGetLastError(), "row routing");
-  unsigned long long n[rowpath::kBins];
+  unsigned long long n[rowpath::kBins + 2];
   copy_device_to_host(n, count.data(), sizeof(n), s);
+  // Both paths in one product cost a pass that places the tile path's tiles
+  // beside the row path's: not worth it for a small share of the products.
+  const unsigned long long tile_products = n[rowpath::kBins], row_products = n[rowpath::kBins + 1];
+  if (tile_products > 0 && double(row_products) < kRowPathMinShare * double(tile_products + row_products))
+    return {};
   for (int b = 0; b < rowpath::kBins; ++b) rows.count[b] = offset_t(n[b]);
   // products as offset_t for the kernels (same bits, never above 2^63).
   rows.products = device_buffer<offset_t>(tm, s);
@@ -451,8 +460,10 @@ product_plan plan_product(const device_pattern& A, const device_pattern& B, cons
   const offset_t na = A.ntiles;
   const index_t ctc = B.tile_cols();
   const index_t tm = A.tile_rows();
+  phase(s, "mxm start");
   device_buffer<index_t> a_row = tile_rows_of(A, s);
   const device_buffer<std::uint8_t> route = route_rows(A, B, a_row.data(), plan.rows, s);
+  phase(s, "route rows");
   // Step 1: every (A tile, B tile) pair of the tile path's rows, keyed by
   // its C tile; pruned pairs get the key `invalid` and sort last.
   device_buffer<offset_t> cnt(na + 1, s), off(na + 1, s);
@@ -471,10 +482,12 @@ product_plan plan_product(const device_pattern& A, const device_pattern& B, cons
           flags.data(), M.pat ? M.pat->nrows : 0, invalid, key.data(), val.data());
     check(cudaGetLastError(), "tile pairs");
   }
+  phase(s, "tile pairs");
   cnt = device_buffer<offset_t>();
   off = device_buffer<offset_t>();
   a_row = device_buffer<index_t>();
   sort_pairs(key, val, npairs, bits_for(invalid), s);
+  phase(s, "pair sort");
   // Candidate C tiles: runs of equal keys; their pairs come in increasing k
   // (the sort is stable and pairs were made in increasing k).
   candidates c;
@@ -493,9 +506,11 @@ product_plan plan_product(const device_pattern& A, const device_pattern& B, cons
         c.n, c.key.data(), ctc, begin.data(), end.data(), val.data(), A.row_mask.data(), B.row_mask.data(), ref(M),
         c.mask.data(), c.count.data());
   check(cudaGetLastError(), "symbolic");
+  phase(s, "tile symbolic");
   c.carry0.swap(begin);
   c.carry1.swap(end);
   device_pattern c1 = finish_pattern(A.nrows, B.ncols, c, s);
+  phase(s, "tile pattern");
   plan.seg_begin.swap(c.carry0);
   plan.seg_end.swap(c.carry1);
   plan.pairs.swap(val);
@@ -516,6 +531,7 @@ product_plan plan_product(const device_pattern& A, const device_pattern& B, cons
   launch_row_symbolic<0>(rows, tm, A, M, row_tiles.data(), row_entries.data(), s);
   launch_row_symbolic<1>(rows, tm, A, M, row_tiles.data(), row_entries.data(), s);
   launch_row_symbolic<2>(rows, tm, A, M, row_tiles.data(), row_entries.data(), s);
+  phase(s, "row symbolic");
   // C: both paths' tile rows side by side.
   device_buffer<offset_t> tiles(tm + 1, s), entries(tm + 1, s);
   device_pattern& C = plan.C;
@@ -545,6 +561,7 @@ product_plan plan_product(const device_pattern& A, const device_pattern& B, cons
         c1.ntiles, tm, ref(c1), C.tile_ptr.data(), rows.entry_base.data(), C.tile_col.data(), C.tile_offset.data(),
         C.row_ptr.data(), C.row_mask.data(), C.col_idx.data(), plan.tile_map.data());
   check(cudaGetLastError(), "place tiles");
+  phase(s, "merge paths");
   return plan;
 }
 

@@ -1,6 +1,9 @@
 // tgb: CUDA runtime queries.
 #include <cuda_runtime.h>
 
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include "tgb/backend.hpp"
@@ -49,3 +52,20 @@ std::string cuda_device_description() {
 }
 
 }  // namespace tgb
+
+// ---- TGB_TRACE phase breakdown (include/tgb/detail/cuda/common.cuh) -------
+
+namespace tgb::detail::cuda {
+void phase(stream_t s, const char* name) {
+  static const bool on = [] {
+    const char* e = std::getenv("TGB_TRACE");
+    return e && std::string(e) != "0";
+  }();
+  if (!on) return;
+  thread_local auto last = std::chrono::steady_clock::now();
+  cudaStreamSynchronize(reinterpret_cast<cudaStream_t>(s));
+  const auto now = std::chrono::steady_clock::now();
+  std::fprintf(stderr, "tgb trace: %-24s %9.3f ms\n", name, std::chrono::duration<double, std::milli>(now - last).count());
+  last = now;
+}
+}  // namespace tgb::detail::cuda

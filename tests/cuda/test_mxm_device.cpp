@@ -271,9 +271,12 @@ TEST_CASE("device memory is accounted and returned", "[cuda][memory]") {
 }
 
 TEST_CASE("device mxm, small cases for the sanitizers", "[cuda][sanitize]") {
-  // A few cases of each mask mode, small enough to run under racecheck.
+  // A few cases of each mask mode, small enough to run under racecheck, on
+  // the tile path and on the row path.
   std::mt19937_64 rng(77);
+  for (int mode : {0, 1})
   for (int mask = 0; mask < 5; ++mask) {
+    routing route(mode);
     dcase c{mask, mask % 2 == 1, mask >= 3, mask == 2, mask == 4, 40, 33, 47, 0.1};
     check_device<double, double, double>(rng, plus_times, plus{}, c, 1e-12);
     c.density = 0.9;

@@ -37,6 +37,11 @@ T read_back(const T* dev, stream_t s) {
   return v;
 }
 
+// TGB_TRACE=1 in the environment: phase(s, "name") waits for the stream and
+// prints the milliseconds since the previous phase to stderr (a developer's
+// breakdown of one call; it serializes the work, so never for timing runs).
+void phase(stream_t s, const char* name);
+
 // Device view of a pattern.
 struct pattern_ref {
   index_t nrows, ncols, tile_rows, tile_cols;

@@ -230,6 +230,7 @@ device_tile_matrix<TC> mxm(const device_tile_matrix<TC>& C, const mask_arg& M, i
   launch_row_numeric<0>(plan, M, A, B, sr.add, sr.mul, T.values.data(), s);
   launch_row_numeric<1>(plan, M, A, B, sr.add, sr.mul, T.values.data(), s);
   launch_row_numeric<2>(plan, M, A, B, sr.add, sr.mul, T.values.data(), s);
+  phase(s, "row numeric");
   const offset_t nc = plan.tile_path_tiles;
   if (nc) {
     const std::size_t smem = kNumericThreads * tile_dim * sizeof(TC);
@@ -238,9 +239,12 @@ device_tile_matrix<TC> mxm(const device_tile_matrix<TC>& C, const mask_arg& M, i
         ref(A.pat), A.values.data(), ref(B.pat), B.values.data(), sr.add, sr.mul, T.values.data());
   }
   check(cudaGetLastError(), "numeric");
+  phase(s, "tile numeric");
   T.pat = std::move(plan.C);
   }
-  return writeback(C, M, accum_code, replace, std::move(T), /*t_within_mask=*/true, s);
+  device_tile_matrix<TC> out = writeback(C, M, accum_code, replace, std::move(T), /*t_within_mask=*/true, s);
+  phase(s, "write-back");
+  return out;
 }
 
 }  // namespace tgb::detail::cuda
