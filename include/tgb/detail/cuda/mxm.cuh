@@ -66,15 +66,21 @@ struct row_writer {
     col_idx[entry0 + rank] = std::uint8_t(key & 15);
     values[entry0 + rank] = v;
   }
-  __device__ void tile(int rank, std::uint32_t key, int first, const row_bits* masks, const int* counts) const {
+  bool vector_stores;  // row_ptr and row_mask 16-byte aligned
+  __device__ void tile(int rank, std::uint32_t key, int first, const std::uint32_t* mw, const std::uint32_t* pw) const {
     const offset_t t = tile0 + rank;
     tile_col[t] = tile_index_t(jmin + (key >> 8));
     tile_offset[t] = entry0 + first;
-    int at = 0;
-    for (int r = 0; r < tile_dim; ++r) {
-      row_mask[16 * t + r] = masks[r];
-      row_ptr[16 * t + r] = std::uint8_t(at);
-      at += counts[r];
+    if (vector_stores) {  // three 16-byte stores instead of 32 narrow ones
+      reinterpret_cast<uint4*>(row_ptr + 16 * t)[0] = make_uint4(pw[0], pw[1], pw[2], pw[3]);
+      uint4* m = reinterpret_cast<uint4*>(row_mask + 16 * t);
+      m[0] = make_uint4(mw[0], mw[1], mw[2], mw[3]);
+      m[1] = make_uint4(mw[4], mw[5], mw[6], mw[7]);
+    } else {
+      for (int r = 0; r < tile_dim; ++r) {
+        row_mask[16 * t + r] = row_bits(mw[r / 2] >> (16 * (r % 2)));
+        row_ptr[16 * t + r] = std::uint8_t(pw[r / 4] >> (8 * (r % 4)));
+      }
     }
   }
 };
@@ -88,8 +94,10 @@ __global__ void __launch_bounds__(rowpath::shape<Bin>::threads)
                   TC* values) {
   using S = rowpath::shape<Bin>;
   const index_t I = list[blockIdx.x];
-  row_writer<TC> w{I,       jmin[I], tile_ptr[I], entry_base[I], tile_col, tile_offset, row_ptr,
-                   row_mask, col_idx, values};
+  const bool vec = (reinterpret_cast<std::uintptr_t>(row_ptr) % 16 == 0) &&
+                   (reinterpret_cast<std::uintptr_t>(row_mask) % 16 == 0);
+  row_writer<TC> w{I,        jmin[I], tile_ptr[I], entry_base[I], tile_col, tile_offset, row_ptr,
+                   row_mask, col_idx, values,      vec};
   rowpath::row_block<S::threads, S::items, TC>(
       A, B, M, I, jmin[I], jmax[I], int(products[I]),
       [&](offset_t e, offset_t b) { return TC(mul(static_cast<TC>(a_vals[e]), static_cast<TC>(b_vals[B.pos[b]]))); },

@@ -213,17 +213,29 @@ __device__ inline void row_block(const pattern_ref& A, const csr_ref& B, const m
       const int idx = first + i;
       if (idx >= F || !kept[idx]) continue;
       if (starts[i]) {
-        row_bits masks[tile_dim];
-        int counts[tile_dim];
-        for (int r = 0; r < tile_dim; ++r) masks[r] = 0, counts[r] = 0;
+        // The tile's row masks and row pointers, packed in registers (the
+        // loop over rows unrolls, so no local-memory arrays): its entries
+        // follow in (row, column) order.
+        std::uint32_t mw[8], pw[4];
         const std::uint32_t J = k[i] >> 8;
-        for (int q = idx; q < F && (keys[q] >> 8) == J; ++q)
-          if (kept[q]) {
-            const int r = int((keys[q] >> 4) & 15);
-            masks[r] = row_bits(masks[r] | (1u << (keys[q] & 15)));
-            ++counts[r];
+        int q = idx, at = 0;
+#pragma unroll
+        for (int r = 0; r < tile_dim; ++r) {
+          std::uint32_t m = 0;
+          const int start = at;
+          while (q < F && (keys[q] >> 8) == J && int((keys[q] >> 4) & 15) == r) {
+            if (kept[q]) {
+              m |= 1u << (keys[q] & 15);
+              ++at;
+            }
+            ++q;
           }
-        sink.tile(tbase, k[i], ebase, masks, counts);
+          if (r % 2 == 0) mw[r / 2] = m;
+          else mw[r / 2] |= m << 16;
+          if (r % 4 == 0) pw[r / 4] = std::uint32_t(start);
+          else pw[r / 4] |= std::uint32_t(start) << (8 * (r % 4));
+        }
+        sink.tile(tbase, k[i], ebase, mw, pw);
         ++tbase;
       }
       sink.entry(ebase, k[i], v[i]);
