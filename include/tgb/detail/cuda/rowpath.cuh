@@ -62,7 +62,7 @@ struct block {
   // Dynamic shared memory: the keys, the values and a kept flag per item,
   // aliased with the sort's storage (the items are in registers meanwhile).
   static constexpr std::size_t value_bytes = has_values ? sizeof(value_t) : 0;
-  static constexpr std::size_t arrays = std::size_t(cap) * (4 + value_bytes + 1);
+  static constexpr std::size_t arrays = std::size_t(cap) * (4 + value_bytes + 2);
   static constexpr std::size_t bytes =
       ((arrays > sizeof(typename sort_t::TempStorage) ? arrays : sizeof(typename sort_t::TempStorage)) + 15) / 16 * 16;
 };
@@ -135,6 +135,7 @@ __device__ inline void row_block(const pattern_ref& A, const csr_ref& B, const m
   std::uint32_t* keys = reinterpret_cast<std::uint32_t*>(smem);
   value_t* vals = reinterpret_cast<value_t*>(smem + std::size_t(blk::cap) * 4);
   std::uint8_t* kept = smem + std::size_t(blk::cap) * (4 + blk::value_bytes);
+  std::uint8_t* start = kept + blk::cap;
 
   expand<Threads>(A, B, I, jmin, scan, [&](int slot, std::uint32_t key, offset_t e, offset_t b) {
     keys[slot] = key;
@@ -180,6 +181,7 @@ __device__ inline void row_block(const pattern_ref& A, const csr_ref& B, const m
           for (int q = idx + 1; q < F && keys[q] == k[i]; ++q)
             if (!add.is_terminal(acc)) acc = add(acc, vals[q]);
           v[i] = acc;
+          vals[idx] = acc;  // the run's head: no other run reads it
         }
       }
     }
@@ -201,6 +203,7 @@ __device__ inline void row_block(const pattern_ref& A, const csr_ref& B, const m
       starts[i] = !(q >= 0 && (keys[q] >> 8) == J);
     }
     nt += starts[i] ? 1 : 0;
+    if (idx < blk::cap) start[idx] = starts[i] ? 1 : 0;
   }
   int ebase, etotal, tbase, ttotal;
   typename blk::scan_t(scan).ExclusiveSum(nk, ebase, etotal);
@@ -208,16 +211,19 @@ __device__ inline void row_block(const pattern_ref& A, const csr_ref& B, const m
   typename blk::scan_t(scan).ExclusiveSum(nt, tbase, ttotal);
   sink.totals(etotal, ttotal);
   if constexpr (blk::has_values) {
-#pragma unroll
+    // From shared memory, in a loop that does not unroll: the tile code is
+    // large, and unrolled Items times it cost registers and occupancy.
+#pragma unroll 1
     for (int i = 0; i < Items; ++i) {
       const int idx = first + i;
       if (idx >= F || !kept[idx]) continue;
-      if (starts[i]) {
+      const std::uint32_t key = keys[idx];
+      if (start[idx]) {
         // The tile's row masks and row pointers, packed in registers (the
         // loop over rows unrolls, so no local-memory arrays): its entries
         // follow in (row, column) order.
         std::uint32_t mw[8], pw[4];
-        const std::uint32_t J = k[i] >> 8;
+        const std::uint32_t J = key >> 8;
         int q = idx, at = 0;
 #pragma unroll
         for (int r = 0; r < tile_dim; ++r) {
@@ -235,10 +241,10 @@ __device__ inline void row_block(const pattern_ref& A, const csr_ref& B, const m
           if (r % 4 == 0) pw[r / 4] = std::uint32_t(start);
           else pw[r / 4] |= std::uint32_t(start) << (8 * (r % 4));
         }
-        sink.tile(tbase, k[i], ebase, mw, pw);
+        sink.tile(tbase, key, ebase, mw, pw);
         ++tbase;
       }
-      sink.entry(ebase, k[i], v[i]);
+      sink.entry(ebase, key, vals[idx]);
       ++ebase;
     }
   }
