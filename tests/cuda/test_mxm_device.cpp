@@ -147,19 +147,16 @@ TEST_CASE("device mxm: the row path and the tile path both equal host", "[cuda][
     routing r(mode);
     all_device_combinations<double, double, double>(101 + mode, plus_times, plus{}, 1e-12);
     all_device_combinations<std::int64_t, bool, bool>(111 + mode, plus_pair, plus{});
-    all_device_combinations<double, double, double>(121 + mode, min_plus, min{});
     all_device_combinations<bool, bool, bool>(131 + mode, lor_land, lor{});
-    all_device_combinations<std::int32_t, std::int32_t, std::int32_t>(141 + mode, any_second, second{});
-    all_device_combinations<float, float, float>(151 + mode, max_times, max{});
     std::mt19937_64 rng(161 + mode);
     // Hypersparse shapes: a few entries per row over many tile columns, with
     // sparse masks in every mode, rectangular, transposed.
     for (int mask = 0; mask < 5; ++mask) {
-      dcase c{mask, mask == 2, mask % 2 == 1, false, mask == 3, 9000, 7000, 11000, 3.0 / 7000, 0.002};
+      dcase c{mask, mask == 2, mask % 2 == 1, false, mask == 3, 2500, 2000, 3000, 3.0 / 2000, 0.004};
       check_device<double, double, double>(rng, plus_times, plus{}, c, 1e-12);
       check_device<std::int64_t, std::int64_t, std::int64_t>(rng, min_plus, min{}, c, 0);
-      c.density = 40.0 / 7000;  // up to thousands of products per tile row: the larger bins
-      check_device<std::int32_t, std::int32_t, std::int32_t>(rng, plus_times, plus{}, c, 0);
+      c.density = 40.0 / 2000;  // up to thousands of products per tile row: the larger bins
+      check_device<float, float, float>(rng, max_times, max{}, c, 0);
     }
   }
 }
