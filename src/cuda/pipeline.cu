@@ -382,6 +382,11 @@ product_tuning& tuning() {
       const double x = std::strtod(e, &end);
       if (end != e && x >= 0) d.max_products_per_pair = x;
     }
+    if (const char* e = std::getenv("TGB_ROW_PATH_MIN_PAIRS")) {
+      char* end = nullptr;
+      const long long x = std::strtoll(e, &end, 10);
+      if (end != e && x >= 0) d.min_pairs = x;
+    }
     return d;
   }();
   return t;
@@ -462,15 +467,23 @@ product_plan plan_product(const device_pattern& A, const device_pattern& B, cons
   const index_t tm = A.tile_rows();
   phase(s, "mxm start");
   device_buffer<index_t> a_row = tile_rows_of(A, s);
-  const device_buffer<std::uint8_t> route = route_rows(A, B, a_row.data(), plan.rows, s);
-  phase(s, "route rows");
   // Step 1: every (A tile, B tile) pair of the tile path's rows, keyed by
-  // its C tile; pruned pairs get the key `invalid` and sort last.
+  // its C tile; pruned pairs get the key `invalid` and sort last. Routing
+  // between the paths is only considered for products with many pairs.
   device_buffer<offset_t> cnt(na + 1, s), off(na + 1, s);
   k_pair_counts<<<grid_for(na + 1, kThreads), kThreads, 0, native(s)>>>(na, A.tile_col.data(), B.tile_ptr.data(),
-                                                                         a_row.data(), route.data(), cnt.data());
+                                                                         a_row.data(), nullptr, cnt.data());
   exclusive_sum(cnt.data(), off.data(), na + 1, s);
-  const offset_t npairs = read_back(off.data() + na, s);
+  offset_t npairs = read_back(off.data() + na, s);
+  device_buffer<std::uint8_t> route;
+  if (npairs >= tuning().min_pairs) route = route_rows(A, B, a_row.data(), plan.rows, s);
+  if (route.data()) {
+    k_pair_counts<<<grid_for(na + 1, kThreads), kThreads, 0, native(s)>>>(na, A.tile_col.data(), B.tile_ptr.data(),
+                                                                           a_row.data(), route.data(), cnt.data());
+    exclusive_sum(cnt.data(), off.data(), na + 1, s);
+    npairs = read_back(off.data() + na, s);
+  }
+  phase(s, "route rows");
   plan.npairs = npairs;
   const std::uint64_t invalid = std::uint64_t(A.tile_rows()) * std::uint64_t(ctc);
   device_buffer<std::uint64_t> key(npairs, s), val(npairs, s);

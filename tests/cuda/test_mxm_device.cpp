@@ -129,13 +129,15 @@ TEST_CASE("device mxm equals host on larger and denser shapes", "[cuda][mxm][lar
 
 // Routing between the tile path and the row path (hypersparse tile rows):
 // every family of cases runs with the row path off, with every tile row that
-// fits a block sent to it, and with the default routing.
+// fits a block sent to it, and with the default routing (applied to small
+// products too).
 namespace {
 struct routing {
   detail::cuda::product_tuning saved = detail::cuda::tuning();
   explicit routing(int mode) {
     detail::cuda::tuning().row_path = mode != 0;
     detail::cuda::tuning().max_products_per_pair = mode == 1 ? 1e18 : saved.max_products_per_pair;
+    detail::cuda::tuning().min_pairs = mode == 0 ? saved.min_pairs : 0;  // route even small test products
   }
   ~routing() { detail::cuda::tuning() = saved; }
 };

@@ -38,12 +38,17 @@ struct product_plan {
 
 // Routing between the tile path and the row path (process-wide; set it
 // before running products, not while they run). The environment variables
-// TGB_ROW_PATH=0 and TGB_ROW_PATH_RATIO=x set the defaults.
+// TGB_ROW_PATH=0, TGB_ROW_PATH_RATIO=x and TGB_ROW_PATH_MIN_PAIRS=n set the
+// defaults.
 struct product_tuning {
   bool row_path = true;
   // A tile row takes the row path when its scalar products number at most
   // this many times its tile pairs (and fit a block's shared memory).
   double max_products_per_pair = 4.0;
+  // Products with fewer tile pairs than this stay on the tile path without
+  // routing: on the H200 the routing's passes and read-backs cost more than
+  // they save on small matrices (luxembourg, 316k pairs: 0.37 -> 0.74 ms).
+  long long min_pairs = 1ll << 22;
 };
 product_tuning& tuning();
 product_plan plan_product(const device_pattern& A, const device_pattern& B, const mask_arg& M, stream_t s);
