@@ -123,7 +123,8 @@ __device__ inline int key_bits(std::uint32_t span) { return 8 + (span ? 32 - __c
 // kept entries and tiles to the sink. V is C's value type, or void for the
 // symbolic pass (keys only). sink.totals(entries, tiles) is called by every
 // thread; sink.entry(rank, key, value) once per kept entry; sink.tile(rank,
-// key, first_entry_rank, masks[16], counts[16]) once per tile.
+// key, first_entry_rank, mask_words[8], row_ptr_words[4]) once per tile, its
+// 16 row masks and 16 row pointers packed little-endian.
 template <int Threads, int Items, class V, class Product, class Add, class Sink>
 __device__ inline void row_block(const pattern_ref& A, const csr_ref& B, const mask_ref& M, index_t I,
                                  std::uint32_t jmin, std::uint32_t jmax, int F, Product&& product, const Add& add,
