@@ -12,6 +12,7 @@
 #include "tgb/algebra.hpp"
 #include "tgb/backend.hpp"
 #include "tgb/config.hpp"
+#include "tgb/detail/cuda/api.hpp"
 #include "tgb/detail/device_storage.hpp"
 #include "tgb/detail/tile_storage.hpp"
 #include "tgb/error.hpp"
@@ -207,6 +208,54 @@ class Matrix {
     });
   }
 
+  // Builds on the GPU from COO arrays already in device memory: n row
+  // indices, n column indices (32- or 64-bit integers) and n values. The
+  // conversion runs on the device, on the current stream; the arrays stay the
+  // caller's and are only read. The result lives on the device. `dup` is
+  // no_duplicates or a predefined binary operator (tgb::plus, first, second,
+  // min, ...), folded in input order. Bad indices and duplicates throw as
+  // from_coo's do; host pointers throw invalid_value.
+  template <class I, class Dup = no_duplicates_t>
+  static Matrix from_device_coo(index_t nrows, index_t ncols, const I* rows, const I* cols, const T* values,
+                                offset_t n, Dup dup = no_duplicates) {
+    (void)dup;
+    check_device_type();
+    return from_device("from_device_coo", false, nrows, ncols, detail::cuda::int_array{}, detail::cuda::int_array_of(rows),
+                       detail::cuda::int_array_of(cols), values, n, dup_code<Dup>());
+  }
+
+  // Builds on the GPU from CSR arrays already in device memory: rowptr of
+  // nrows + 1 entries, nnz column indices and values. Rows need not be
+  // sorted; duplicates and out-of-range indices are errors.
+  template <class P, class I>
+  static Matrix from_device_csr(index_t nrows, index_t ncols, const P* rowptr, const I* colidx, const T* values,
+                                offset_t nnz) {
+    check_device_type();
+    return from_device("from_device_csr", true, nrows, ncols, detail::cuda::int_array_of(rowptr), detail::cuda::int_array{},
+                       detail::cuda::int_array_of(colidx), values, nnz, -1);
+  }
+
+  // Writes a device matrix's entries into device arrays the caller owns
+  // (rowptr: nrows + 1; colidx and values: nvals()), rows sorted by column.
+  // Issued on the current stream without waiting; any array may be null to
+  // skip it. Index types too narrow for the matrix throw invalid_value.
+  template <class P, class I>
+  void to_device_csr(P* rowptr, I* colidx, T* values) const {
+    check_device_type();
+    if constexpr (detail::cuda::built)
+      detail::cuda::to_device_arrays(device_tiles(), detail::cuda::int_out_of(rowptr), detail::cuda::int_out{},
+                                     detail::cuda::int_out_of(colidx), values, current_stream());
+  }
+  // The same as triplets sorted by (row, column): rows, cols and values of
+  // nvals() entries each.
+  template <class I>
+  void to_device_coo(I* rows, I* cols, T* values) const {
+    check_device_type();
+    if constexpr (detail::cuda::built)
+      detail::cuda::to_device_arrays(device_tiles(), detail::cuda::int_out{}, detail::cuda::int_out_of(rows),
+                                     detail::cuda::int_out_of(cols), values, current_stream());
+  }
+
   index_t nrows() const noexcept { return m_.pat.nrows; }
   index_t ncols() const noexcept { return m_.pat.ncols; }
   offset_t nvals() const noexcept { return dev_ ? dev_->pat.nnz : m_.pat.nnz(); }
@@ -305,6 +354,32 @@ class Matrix {
   void assign_device_tiles(std::unique_ptr<detail::device_tile_matrix<T>> d) noexcept { dev_ = std::move(d); }
 
  private:
+  template <class Dup>
+  static constexpr int dup_code() {
+    if constexpr (std::is_same_v<Dup, no_duplicates_t>) {
+      return -1;
+    } else {
+      static_assert(detail::op_code<Dup>::value >= 0,
+                    "on the device, duplicates fold with a predefined binary operator (tgb::plus, first, ...)");
+      return detail::op_code<Dup>::value;
+    }
+  }
+  static void check_device_type() {
+    static_assert(detail::cuda::device_value_type<T>,
+                  "device arrays convert for bool, int32_t, int64_t, float and double matrices");
+    if (cuda_device_count() == 0)
+      throw not_implemented("tgb: device arrays need a GPU: " + cuda_device_description());
+  }
+  static Matrix from_device(const char* what, bool csr, index_t nrows, index_t ncols, detail::cuda::int_array rowptr,
+                            detail::cuda::int_array rows, detail::cuda::int_array cols, const T* values, offset_t n,
+                            int dup_code) {
+    Matrix m(nrows, ncols);
+    if constexpr (detail::cuda::built)
+      m.dev_ = std::make_unique<detail::device_tile_matrix<T>>(detail::cuda::from_device_arrays<T>(
+          what, csr, nrows, ncols, rowptr, rows, cols, values, n, dup_code, current_stream()));
+    return m;
+  }
+
   detail::tile_matrix<T> m_;  // on the device: an empty pattern of the right shape
   std::unique_ptr<detail::device_tile_matrix<T>> dev_;
 };

@@ -752,24 +752,15 @@ __global__ void k_masks_from_keys(offset_t nt, const std::uint64_t* key, const o
 
 }  // namespace
 
-device_pattern transpose_pattern(const device_pattern& A, device_buffer<offset_t>& gather, stream_t s) {
-  const offset_t n = A.nnz;
-  const index_t tm = tiles_for(A.ncols), tc = tiles_for(A.nrows);  // A' tile rows / cols
-  device_buffer<std::uint64_t> key(n, s), idx(n, s);
-  {
-    device_buffer<index_t> row = tile_rows_of(A, s);
-    if (A.ntiles)
-      k_transpose_keys<<<grid_for(A.ntiles, kThreads), kThreads, 0, native(s)>>>(A.ntiles, row.data(), ref(A), tc,
-                                                                                  key.data(), idx.data());
-    check(cudaGetLastError(), "transpose keys");
-  }
-  sort_pairs(key, idx, n, bits_for(std::uint64_t(tm) * std::uint64_t(tc)) + 8, s);
+device_pattern pattern_from_sorted_keys(index_t nrows, index_t ncols, const std::uint64_t* key, offset_t n,
+                                        stream_t s) {
+  const index_t tm = tiles_for(nrows), tc = tiles_for(ncols);
   device_pattern p;
-  p.nrows = A.ncols;
-  p.ncols = A.nrows;
+  p.nrows = nrows;
+  p.ncols = ncols;
   p.nnz = n;
   device_buffer<offset_t> head(n + 1, s), hidx(n + 1, s);
-  k_tile_heads<<<grid_for(n + 1, kThreads), kThreads, 0, native(s)>>>(n, key.data(), head.data());
+  k_tile_heads<<<grid_for(n + 1, kThreads), kThreads, 0, native(s)>>>(n, key, head.data());
   exclusive_sum(head.data(), hidx.data(), n + 1, s);
   const offset_t nt = read_back(hidx.data() + n, s);
   p.ntiles = nt;
@@ -781,16 +772,32 @@ device_pattern transpose_pattern(const device_pattern& A, device_buffer<offset_t
   p.tile_ptr = device_buffer<offset_t>(tm + 1, s);
   device_buffer<index_t> row(nt, s);
   if (n)
-    k_tiles_from_keys<<<grid_for(n, kThreads), kThreads, 0, native(s)>>>(n, key.data(), head.data(), hidx.data(), tc,
+    k_tiles_from_keys<<<grid_for(n, kThreads), kThreads, 0, native(s)>>>(n, key, head.data(), hidx.data(), tc,
                                                                           p.tile_col.data(), row.data(),
                                                                           p.tile_offset.data());
   k_set<<<1, 1, 0, native(s)>>>(p.tile_offset.data() + nt, n);
   k_tile_ptr<<<grid_for(tm + 1, kThreads), kThreads, 0, native(s)>>>(tm, row.data(), nt, p.tile_ptr.data());
   if (nt)
-    k_masks_from_keys<<<grid_for(nt, kThreads), kThreads, 0, native(s)>>>(nt, key.data(), p.tile_offset.data(),
+    k_masks_from_keys<<<grid_for(nt, kThreads), kThreads, 0, native(s)>>>(nt, key, p.tile_offset.data(),
                                                                            p.row_mask.data(), p.row_ptr.data(),
                                                                            p.col_idx.data());
-  check(cudaGetLastError(), "transpose");
+  check(cudaGetLastError(), "pattern from keys");
+  return p;
+}
+
+device_pattern transpose_pattern(const device_pattern& A, device_buffer<offset_t>& gather, stream_t s) {
+  const offset_t n = A.nnz;
+  const index_t tm = tiles_for(A.ncols), tc = tiles_for(A.nrows);  // A' tile rows / cols
+  device_buffer<std::uint64_t> key(n, s), idx(n, s);
+  {
+    device_buffer<index_t> row = tile_rows_of(A, s);
+    if (A.ntiles)
+      k_transpose_keys<<<grid_for(A.ntiles, kThreads), kThreads, 0, native(s)>>>(A.ntiles, row.data(), ref(A), tc,
+                                                                                  key.data(), idx.data());
+    check(cudaGetLastError(), "transpose keys");
+  }
+  sort_pairs(key, idx, n, entry_key_bits(tm, tc), s);
+  device_pattern p = pattern_from_sorted_keys(A.ncols, A.nrows, key.data(), n, s);
   gather = device_buffer<offset_t>(n, s);
   if (n)
     check(cudaMemcpyAsync(gather.data(), idx.data(), n * sizeof(offset_t), cudaMemcpyDeviceToDevice, native(s)),

@@ -60,6 +60,48 @@ void reduce_rows(const device_tile_matrix<T>& A, const coded_monoid& m, T* value
 template <class T>
 T reduce_all(const device_tile_matrix<T>& A, const coded_monoid& m, stream_t s);
 
+// ---- conversion from and to arrays in device memory ----------------------
+// An integer array in device memory: 4 or 8 bytes per element, signed or not.
+struct int_array {
+  const void* data = nullptr;
+  int width = 8;
+  bool is_signed = true;
+};
+struct int_out {
+  void* data = nullptr;
+  int width = 8;
+  bool is_signed = true;
+};
+template <class I>
+int_array int_array_of(const I* p) {
+  static_assert(std::is_integral_v<I> && !std::is_same_v<I, bool> && (sizeof(I) == 4 || sizeof(I) == 8),
+                "device index arrays hold 32- or 64-bit integers");
+  return int_array{p, int(sizeof(I)), std::is_signed_v<I>};
+}
+template <class I>
+int_out int_out_of(I* p) {
+  static_assert(std::is_integral_v<I> && !std::is_same_v<I, bool> && (sizeof(I) == 4 || sizeof(I) == 8),
+                "device index arrays hold 32- or 64-bit integers");
+  return int_out{p, int(sizeof(I)), std::is_signed_v<I>};
+}
+
+// A tile matrix from n entries in device memory: either rows[n] (COO) or, if
+// csr, rowptr[nrows + 1] (rows need not be sorted) with cols[n] and
+// values[n]. Indices are checked (index_out_of_bounds, invalid_value);
+// duplicates are an error when dup_code < 0, else folded in input order by
+// the predefined operator dup_code (tgb::detail::op_code). `what` names the
+// caller in messages. The arrays are only read.
+template <class T>
+device_tile_matrix<T> from_device_arrays(const char* what, bool csr, index_t nrows, index_t ncols, int_array rowptr,
+                                         int_array rows, int_array cols, const T* values, offset_t n, int dup_code,
+                                         stream_t s);
+// Writes A's entries in row-major order into device arrays of A.nnz entries
+// (rowptr: nrows + 1): any of them may be null to skip it. Checks that the
+// index types hold the values; issued on s without waiting.
+template <class T>
+void to_device_arrays(const device_tile_matrix<T>& A, int_out rowptr, int_out rows, int_out cols, T* values,
+                      stream_t s);
+
 // ---- which combinations the library instantiates ------------------------
 template <class T, class... L>
 inline constexpr bool one_of = (std::is_same_v<T, L> || ...);

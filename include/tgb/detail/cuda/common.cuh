@@ -184,6 +184,22 @@ inline void sort_keys(device_buffer<std::uint64_t>& keys, offset_t n, int end_bi
   if (kb.Current() != keys.data()) keys.swap(k2);
 }
 
+// Bits of an entry key (tile key I * tile_cols + J, then 8 bits of local row
+// and column) for a tile_rows x tile_cols grid; not_implemented where the key
+// does not fit 64 bits (beyond 2^28 tiles both ways).
+inline int entry_key_bits(index_t tile_rows, index_t tile_cols) {
+  const std::uint64_t tm = std::uint64_t(tile_rows < 1 ? 1 : tile_rows), tc = std::uint64_t(tile_cols < 1 ? 1 : tile_cols);
+  if (tm > (~std::uint64_t(0) >> 8) / tc)
+    throw not_implemented("tgb: a " + std::to_string(tile_rows) + " x " + std::to_string(tile_cols) +
+                          " tile grid is too large for the device's 64-bit entry keys");
+  return bits_for(tm * tc) + 8;
+}
+
+// Pattern of n distinct entries given by increasing keys (tile key << 8 |
+// local row << 4 | local column).
+device_pattern pattern_from_sorted_keys(index_t nrows, index_t ncols, const std::uint64_t* key, offset_t n,
+                                        stream_t s);
+
 // Tile row of every tile of a pattern.
 device_buffer<index_t> tile_rows_of(const device_pattern& p, stream_t s);
 
