@@ -8,7 +8,7 @@
 
 namespace bench {
 
-enum class op { plus_times_fp64, plus_times_fp32, min_plus_fp64, lor_land_bool, triangles, aat_fp64 };
+enum class op { plus_times_fp64, plus_times_fp32, min_plus_fp64, lor_land_bool, triangles, aat_fp64, msbfs_step };
 const char* op_name(op o);
 
 struct timing {
@@ -31,6 +31,14 @@ double gpu_copy_bandwidth();
 // C = A*A (or the masked triangle product) with tgb on the GPU; `result`
 // receives C on the host for checking.
 timing tgb_cuda(op o, const tgb::Matrix<double>& A, const tgb::Matrix<bool>& L, int reps, tgb::csr<double>* result);
+// One multi-source BFS step on the GPU, F2<!structure(V), replace> = F any_pair P.
+timing tgb_cuda_msbfs_step(const tgb::Matrix<bool>& F, const tgb::Matrix<bool>& V, const tgb::Matrix<bool>& P,
+                           int reps, tgb::csr<double>* result);
+// CSR arrays already in device memory to a device tile matrix
+// (Matrix::from_device_csr), timed alone; `check` says whether the result is
+// the host conversion's `want`, array for array.
+timing tgb_cuda_convert(const tgb::csr<double>& A, tgb::index_t n, const tgb::Matrix<double>& want, int reps,
+                        std::string* check);
 // C = A*A (or A*A') with cusparseSpGEMM (plus_times only); on
 // CUSPARSE_STATUS_INSUFFICIENT_RESOURCES it retries with CUSPARSE_SPGEMM_ALG3
 // and says so in the note.

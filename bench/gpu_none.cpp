@@ -12,6 +12,17 @@ timing tgb_cuda(op, const tgb::Matrix<double>&, const tgb::Matrix<bool>&, int, t
   t.note = "no CUDA backend";
   return t;
 }
+timing tgb_cuda_msbfs_step(const tgb::Matrix<bool>&, const tgb::Matrix<bool>&, const tgb::Matrix<bool>&, int,
+                           tgb::csr<double>*) {
+  timing t;
+  t.note = "no CUDA backend";
+  return t;
+}
+timing tgb_cuda_convert(const tgb::csr<double>&, tgb::index_t, const tgb::Matrix<double>&, int, std::string*) {
+  timing t;
+  t.note = "no CUDA backend";
+  return t;
+}
 timing cusparse(op, const tgb::csr<double>&, int, tgb::csr<double>*) {
   timing t;
   t.note = "no CUDA backend";

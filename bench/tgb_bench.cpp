@@ -18,6 +18,8 @@
 #include <functional>
 #include <iostream>
 #include <map>
+#include <numeric>
+#include <random>
 #include <sstream>
 
 #include "algorithms.hpp"
@@ -105,7 +107,7 @@ struct row {
   std::string matrix, op, impl, check, note;
   long long n = 0, nnz_a = 0, products = 0, nnz_c = 0;
   std::vector<double> ms;
-  double peak_mb = NAN, floor_ms = NAN, convert_ms = NAN, meminfo_mb = NAN;
+  double peak_mb = NAN, floor_ms = NAN, convert_ms = NAN, convert_gpu_ms = NAN, meminfo_mb = NAN;
   double baseline_ms = NAN;
 };
 
@@ -132,16 +134,17 @@ void emit(const row& r) {
        << ",\"max_ms\":" << (r.ms.empty() ? 0.0 : hi) << ",\"runs\":" << r.ms.size()
        << ",\"gflops\":" << (r.ms.empty() ? 0.0 : gflops) << ",\"peak_mb\":" << (std::isnan(r.peak_mb) ? 0.0 : r.peak_mb)
        << ",\"meminfo_mb\":" << (std::isnan(r.meminfo_mb) ? 0.0 : r.meminfo_mb) << ",\"bytes_floor_ms\":" << (std::isnan(r.floor_ms) ? 0.0 : r.floor_ms)
-       << ",\"csr_to_tile_ms\":" << (std::isnan(r.convert_ms) ? 0.0 : r.convert_ms) << ",\"check\":\"" << r.check
+       << ",\"csr_to_tile_ms\":" << (std::isnan(r.convert_ms) ? 0.0 : r.convert_ms)
+       << ",\"csr_to_tile_gpu_ms\":" << (std::isnan(r.convert_gpu_ms) ? 0.0 : r.convert_gpu_ms) << ",\"check\":\"" << r.check
        << "\",\"note\":\"" << r.note << "\"}\n";
     json_out << js.str() << std::flush;
   }
 }
 
 #if defined(TGB_BENCH_GRAPHBLAS)
-GrB_Matrix to_grb(const csr<double>& a, index_t n) {
+GrB_Matrix to_grb(const csr<double>& a, index_t n, index_t ncols = -1) {
   GrB_Matrix g;
-  GrB_Matrix_new(&g, GrB_FP64, n, n);
+  GrB_Matrix_new(&g, GrB_FP64, n, ncols < 0 ? n : ncols);
   std::vector<GrB_Index> I(a.colidx.size() + 1), J(a.colidx.size() + 1);
   for (index_t i = 0; i < n; ++i)
     for (offset_t p = a.rowptr[i]; p < a.rowptr[i + 1]; ++p) I[p] = i, J[p] = a.colidx[p];
@@ -176,12 +179,52 @@ void run_matrix(const std::string& name, const Matrix<double>& A0, const options
   long long tri_products = 0;  // L * L' restricted to L: an upper bound, for GFLOPS
   for (index_t i = 0; i < n; ++i)
     for (offset_t p = Lc.rowptr[i]; p < Lc.rowptr[i + 1]; ++p) tri_products += Lc.rowptr[i + 1] - Lc.rowptr[i];
+  // One MS-BFS step from 256 sources (fixed seed): F holds the sources'
+  // out-neighbours (level 1), V the sources and F; the step finds level 2.
+  const index_t nsrc = std::min<index_t>(256, n);
+  Matrix<bool> P(n, n), F(nsrc, n), V(nsrc, n);
+  long long bfs_products = 0;
+  {
+    apply(P, no_mask, no_accum, one{}, A);
+    std::mt19937_64 rng(256);
+    std::vector<index_t> all(n);
+    std::iota(all.begin(), all.end(), index_t(0));
+    std::shuffle(all.begin(), all.end(), rng);
+    std::vector<index_t> fr, fc, vr, vc;
+    for (index_t s = 0; s < nsrc; ++s) {
+      const index_t v = all[s];
+      vr.push_back(s), vc.push_back(v);
+      for (offset_t p = Acsr.rowptr[v]; p < Acsr.rowptr[v + 1]; ++p) {
+        const index_t k = Acsr.colidx[p];
+        if (k == v) continue;  // the source is visited at level 0
+        fr.push_back(s), fc.push_back(k);
+        vr.push_back(s), vc.push_back(k);
+        bfs_products += Acsr.rowptr[k + 1] - Acsr.rowptr[k];
+      }
+    }
+    F = Matrix<bool>::from_coo(nsrc, n, fr, fc, std::vector<bool>(fr.size(), true), first{});
+    V = Matrix<bool>::from_coo(nsrc, n, vr, vc, std::vector<bool>(vr.size(), true), first{});
+  }
   std::printf("# %s: n %lld, nnz %lld, tiles %lld (%.1f entries/tile), products %lld, CSR->tile (host) %.2f ms\n",
               name.c_str(), (long long)n, (long long)A.nvals(), (long long)A.ntiles(),
               A.ntiles() ? double(A.nvals()) / A.ntiles() : 0.0, products, median(conv));
+  // The same conversion on the GPU, from CSR arrays already in device memory.
+  double gpu_conv = NAN;
+  if (o.gpu && gpu_available()) {
+    std::string check;
+    try {
+      const timing tc = tgb_cuda_convert(Acsr, n, A, o.reps, &check);
+      gpu_conv = median(tc.ms);
+      std::printf("# %s: CSR->tile on the GPU (device arrays in, from_device_csr) %.3f ms (min %.3f), peak %.1f MB, %s\n",
+                  name.c_str(), gpu_conv, *std::min_element(tc.ms.begin(), tc.ms.end()), tc.peak_bytes / 1048576.0,
+                  check == "ok" ? "same tiles as the host's" : "DIFFERS from the host's tiles");
+    } catch (const std::exception& e) {
+      std::printf("# %s: CSR->tile on the GPU FAILED: %s\n", name.c_str(), e.what());
+    }
+  }
 
   const op ops[] = {op::plus_times_fp64, op::plus_times_fp32, op::aat_fp64, op::min_plus_fp64, op::lor_land_bool,
-                    op::triangles};
+                    op::triangles, op::msbfs_step};
   for (op w : ops) {
     if (!selected(o.ops, op_name(w))) continue;
     row base;
@@ -189,8 +232,12 @@ void run_matrix(const std::string& name, const Matrix<double>& A0, const options
     base.op = op_name(w);
     base.n = n;
     base.nnz_a = A.nvals();
-    base.products = w == op::triangles ? tri_products : w == op::aat_fp64 ? aat_products : products;
+    base.products = w == op::triangles    ? tri_products
+                    : w == op::aat_fp64   ? aat_products
+                    : w == op::msbfs_step ? bfs_products
+                                          : products;
     base.convert_ms = median(conv);
+    base.convert_gpu_ms = gpu_conv;
     // Host reference result (also tgb's host timing).
     csr<double> host_result;
     std::vector<double> host_ms;
@@ -223,6 +270,17 @@ void run_matrix(const std::string& name, const Matrix<double>& A0, const options
           apply(Ab, no_mask, no_accum, identity{}, A);
           host_ms = host_times(o.host ? o.host_reps : 0, [&] { C = Matrix<bool>(n, n); mxm(C, no_mask, no_accum, lor_land, Ab, Ab); });
           Matrix<double> Cd(n, n);
+          apply(Cd, no_mask, no_accum, identity{}, C);
+          host_result = Cd.to_csr();
+          break;
+        }
+        case op::msbfs_step: {
+          Matrix<bool> C(nsrc, n);
+          host_ms = host_times(o.host ? o.host_reps : 0, [&] {
+            C = Matrix<bool>(nsrc, n);
+            mxm(C, complement(structure(V)), no_accum, any_pair, F, P, descriptor{}.with_replace());
+          });
+          Matrix<double> Cd(nsrc, n);
           apply(Cd, no_mask, no_accum, identity{}, C);
           host_result = Cd.to_csr();
           break;
@@ -274,7 +332,8 @@ void run_matrix(const std::string& name, const Matrix<double>& A0, const options
         }
         gpu_base = median(c.ms);
         emit(r);
-      } else if (!c.note.empty() && w != op::min_plus_fp64 && w != op::lor_land_bool && w != op::triangles) {
+      } else if (!c.note.empty() && w != op::min_plus_fp64 && w != op::lor_land_bool && w != op::triangles &&
+                 w != op::msbfs_step) {
         row r = base;
         r.impl = "cusparse";
         r.note = c.note;
@@ -284,7 +343,8 @@ void run_matrix(const std::string& name, const Matrix<double>& A0, const options
       row r = base;
       r.impl = "tgb-cuda";
       try {
-        timing t = tgb_cuda(w, A, L, o.reps, &t_result);
+        timing t = w == op::msbfs_step ? tgb_cuda_msbfs_step(F, V, P, o.reps, &t_result)
+                                       : tgb_cuda(w, A, L, o.reps, &t_result);
         r.ms = t.ms;
         r.nnz_c = t.nvals;
         r.peak_mb = t.peak_bytes / 1048576.0;
@@ -342,6 +402,39 @@ void run_matrix(const std::string& name, const Matrix<double>& A0, const options
         emit(g);
         r.baseline_ms = median(g.ms);
       }
+      if (w == op::msbfs_step) {
+        row g = base;
+        g.impl = "suitesparse";
+        auto dbl = [&](const Matrix<bool>& b) {
+          Matrix<double> d(b.nrows(), b.ncols());
+          apply(d, no_mask, no_accum, identity{}, b);
+          return d.to_csr();
+        };
+        GrB_Matrix gF = to_grb(dbl(F), nsrc, n), gV = to_grb(dbl(V), nsrc, n), gP = to_grb(dbl(P), n, n);
+        GrB_Matrix gC = nullptr;
+        GrB_Descriptor d = nullptr;
+        GrB_Descriptor_new(&d);
+        GrB_Descriptor_set(d, GrB_MASK, GrB_COMP);
+        GrB_Descriptor_set(d, GrB_MASK, GrB_STRUCTURE);  // both: !structure(V)
+        GrB_Descriptor_set(d, GrB_OUTP, GrB_REPLACE);
+        g.ms = host_times(o.host_reps, [&] {
+          if (gC) GrB_Matrix_free(&gC);
+          GrB_Matrix_new(&gC, GrB_BOOL, nsrc, n);
+          GrB_mxm(gC, gV, nullptr, GxB_ANY_PAIR_BOOL, gF, gP, d);
+          GrB_Matrix_wait(gC, GrB_MATERIALIZE);
+        });
+        GrB_Index nv = 0;
+        GrB_Matrix_nvals(&nv, gC);
+        g.nnz_c = nv;
+        g.check = (long long)nv == host_nnz ? "ok" : "DIFFERS";
+        GrB_Matrix_free(&gF);
+        GrB_Matrix_free(&gV);
+        GrB_Matrix_free(&gP);
+        GrB_Matrix_free(&gC);
+        GrB_Descriptor_free(&d);
+        emit(g);
+        r.baseline_ms = median(g.ms);
+      }
 #endif
       emit(r);
     }
@@ -358,6 +451,7 @@ const char* op_name(op o) {
     case op::min_plus_fp64: return "min_plus_f64";
     case op::lor_land_bool: return "lor_land_bool";
     case op::aat_fp64: return "AAt_plus_times";
+    case op::msbfs_step: return "msbfs_step256";
     default: return "tri_masked";
   }
 }

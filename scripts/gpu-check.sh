@@ -4,7 +4,8 @@
 # under compute-sanitizer (memcheck, racecheck, synccheck, initcheck), run
 # the demo and the benchmarks, and write logs and a summary to OUTDIR.
 # Usage: scripts/gpu-check.sh OUTDIR    (TGB_COMMIT names the commit in the summary)
-# TGB_STEPS picks steps (default "build test sanitize demo bench algorithms"); the build
+# TGB_STEPS picks steps (default "build test sanitize demo bench algorithms") and
+# TGB_SANITIZERS the compute-sanitizer tools (default all four); the build
 # step is always run (it is incremental), so a long check can be split over
 # two calls on a machine that stays warm.
 set -uo pipefail
@@ -53,7 +54,7 @@ rc_san=0
 if ! want sanitize; then
   :
 elif command -v compute-sanitizer >/dev/null; then
-  for tool in memcheck racecheck synccheck initcheck; do
+  for tool in ${TGB_SANITIZERS:-memcheck racecheck synccheck initcheck}; do
     echo "=== compute-sanitizer --tool $tool" >>"$out/sanitizer.log"
     # The sanitizers slow kernels down by orders of magnitude: they run the
     # tile-routine, residence, memory and small mxm cases.
