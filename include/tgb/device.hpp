@@ -20,7 +20,11 @@ class device_memory_resource {
 
 // cudaMallocAsync / cudaFreeAsync on the device's default pool.
 device_memory_resource* default_device_memory_resource() noexcept;
-// The resource tgb allocates from; set_... returns the previous one.
+// The resource tgb allocates from; set_... returns the previous one (nullptr
+// restores the default). Each buffer goes back to the resource it came from,
+// so the resource may change while matrices live; a resource must outlive
+// what was allocated from it. For a cuda::mr resource see
+// <tgb/cuda/memory_resource.hpp>.
 device_memory_resource* get_device_memory_resource() noexcept;
 device_memory_resource* set_device_memory_resource(device_memory_resource* r) noexcept;
 

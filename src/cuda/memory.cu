@@ -48,8 +48,10 @@ stream_scope::~stream_scope() { t_stream = previous_; }
 
 namespace detail {
 
-void* device_allocate(std::size_t bytes, stream_t s) {
-  void* p = get_device_memory_resource()->allocate(bytes, s);
+void* device_allocate(std::size_t bytes, stream_t s, device_memory_resource** from) {
+  device_memory_resource* r = get_device_memory_resource();
+  void* p = r->allocate(bytes, s);
+  *from = r;
   const std::size_t now = g_in_use.fetch_add(bytes) + bytes;
   std::size_t peak = g_peak.load();
   while (now > peak && !g_peak.compare_exchange_weak(peak, now)) {
@@ -57,8 +59,8 @@ void* device_allocate(std::size_t bytes, stream_t s) {
   return p;
 }
 
-void device_free(void* p, std::size_t bytes, stream_t s) noexcept {
-  get_device_memory_resource()->deallocate(p, bytes, s);
+void device_free(void* p, std::size_t bytes, stream_t s, device_memory_resource* from) noexcept {
+  from->deallocate(p, bytes, s);
   g_in_use.fetch_sub(bytes);
 }
 

@@ -22,8 +22,8 @@ stream_scope::stream_scope(stream_t) noexcept : previous_(nullptr) {}
 stream_scope::~stream_scope() = default;
 
 namespace detail {
-void* device_allocate(std::size_t, stream_t) { no_cuda(); }
-void device_free(void*, std::size_t, stream_t) noexcept {}
+void* device_allocate(std::size_t, stream_t, device_memory_resource**) { no_cuda(); }
+void device_free(void*, std::size_t, stream_t, device_memory_resource*) noexcept {}
 void copy_host_to_device(void*, const void*, std::size_t, stream_t) { no_cuda(); }
 void copy_device_to_host(void*, const void*, std::size_t, stream_t) { no_cuda(); }
 void copy_device_to_device(void*, const void*, std::size_t, stream_t) { no_cuda(); }

@@ -11,8 +11,10 @@
 
 namespace tgb::detail {
 
-void* device_allocate(std::size_t bytes, stream_t s);  // throws out_of_memory
-void device_free(void* p, std::size_t bytes, stream_t s) noexcept;
+// Allocates from the current device memory resource, which *from receives:
+// the memory goes back to that resource even if another is current by then.
+void* device_allocate(std::size_t bytes, stream_t s, device_memory_resource** from);  // throws out_of_memory
+void device_free(void* p, std::size_t bytes, stream_t s, device_memory_resource* from) noexcept;
 void copy_host_to_device(void* dst, const void* src, std::size_t bytes, stream_t s);
 void copy_device_to_host(void* dst, const void* src, std::size_t bytes, stream_t s);  // waits for it
 void copy_device_to_device(void* dst, const void* src, std::size_t bytes, stream_t s);
@@ -23,7 +25,7 @@ class device_buffer {
   device_buffer() = default;
   explicit device_buffer(std::size_t n, stream_t s = current_stream()) : stream_(s) {
     if (n) {
-      data_ = static_cast<T*>(device_allocate(n * sizeof(T), s));
+      data_ = static_cast<T*>(device_allocate(n * sizeof(T), s, &from_));
       size_ = n;
     }
   }
@@ -36,12 +38,13 @@ class device_buffer {
     return *this;
   }
   ~device_buffer() {
-    if (data_) device_free(data_, size_ * sizeof(T), stream_);
+    if (data_) device_free(data_, size_ * sizeof(T), stream_, from_);
   }
   void swap(device_buffer& o) noexcept {
     std::swap(data_, o.data_);
     std::swap(size_, o.size_);
     std::swap(stream_, o.stream_);
+    std::swap(from_, o.from_);
   }
   T* data() const noexcept { return data_; }
   std::size_t size() const noexcept { return size_; }
@@ -66,6 +69,7 @@ class device_buffer {
   T* data_ = nullptr;
   std::size_t size_ = 0;
   stream_t stream_ = nullptr;
+  device_memory_resource* from_ = nullptr;
 };
 
 struct device_pattern {
