@@ -39,6 +39,16 @@ timing tgb_cuda_msbfs_step(const tgb::Matrix<bool>& F, const tgb::Matrix<bool>& 
 // the host conversion's `want`, array for array.
 timing tgb_cuda_convert(const tgb::csr<double>& A, tgb::index_t n, const tgb::Matrix<double>& want, int reps,
                         std::string* check);
+// The large option's product past 2^31 entries: C = A*A' for an n x n A
+// whose first 16 columns are dense (n = 47,000: 2,209,000,000 entries, each
+// 16). tgb's result is checked on the device (entry count, min and max);
+// cuSPARSE is tried on the same input and its failure reported.
+struct big_product {
+  long long n = 0, nnz_a = 0, products = 0;
+  timing tgb, cusparse;
+  std::string check;
+};
+big_product past_2_31(int reps);
 // C = A*A (or A*A') with cusparseSpGEMM (plus_times only); on
 // CUSPARSE_STATUS_INSUFFICIENT_RESOURCES it retries with CUSPARSE_SPGEMM_ALG3
 // and says so in the note.
