@@ -6,6 +6,7 @@
 Usage: scripts/plot-bench.py OUTDIR FILE.jsonl [FILE.jsonl ...]   (installs matplotlib if missing)
 """
 import json
+import os
 import subprocess
 import sys
 
@@ -22,6 +23,7 @@ def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
     out, files = sys.argv[1], sys.argv[2:]
+    os.makedirs(out, exist_ok=True)
     rows = [json.loads(line) for f in files for line in open(f) if line.strip()]
     rows = [r for r in rows if r["runs"] > 0 and r["check"] in ("ok", "reference")]
     by = {(r["matrix"], r["op"], r["impl"]): r for r in rows}
