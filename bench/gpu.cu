@@ -43,22 +43,16 @@ tgb::Matrix<T> convert(const tgb::Matrix<double>& A) {
   return out;
 }
 
-template <class TC, class TA, class SR, class Mask>
-timing run_tgb(const tgb::Matrix<TA>& A_host, const SR& sr, const Mask& mask_host, bool masked, bool transpose_b,
-               int reps, tgb::csr<double>* result) {
+// The timing loop of every tgb row: `once(C)` on a fresh nrows x ncols
+// device C, a warm-up and then `reps` runs between CUDA events, with the
+// resource's high-water mark and cudaMemGetInfo's drop; `last(C)` sees the
+// final result.
+template <class TC, class Once, class Last>
+timing time_tgb(tgb::index_t nrows, tgb::index_t ncols, int reps, Once&& once, Last&& last) {
   timing t;
-  tgb::Matrix<TA> A = A_host;
-  A.to(tgb::backend::cuda);
-  Mask M = mask_host;
-  M.to(tgb::backend::cuda);
-  const tgb::descriptor d = tgb::descriptor{}.with_transpose_b(transpose_b);
-  auto once = [&](tgb::Matrix<TC>& C) {
-    if (masked) tgb::mxm(C, tgb::structure(M), tgb::no_accum, sr, A, A, d);
-    else tgb::mxm(C, tgb::no_mask, tgb::no_accum, sr, A, A, d);
-  };
   events ev;
   for (int r = -1; r < reps; ++r) {  // r = -1: warm-up
-    tgb::Matrix<TC> C(A.nrows(), A.nrows());
+    tgb::Matrix<TC> C(nrows, ncols);
     C.to(tgb::backend::cuda);
     ck(cudaDeviceSynchronize(), "sync");
     const std::size_t base = tgb::device_bytes_in_use();
@@ -74,15 +68,37 @@ timing run_tgb(const tgb::Matrix<TA>& A_host, const SR& sr, const Mask& mask_hos
     t.peak_bytes = std::max(t.peak_bytes, tgb::device_peak_bytes() - base);
     t.meminfo_bytes = std::max<long long>(t.meminfo_bytes, (long long)free0 - (long long)free1);
     t.nvals = C.nvals();
-    if (r == reps - 1 && result) {
-      C.to(tgb::backend::host);
-      tgb::Matrix<double> Cd(C.nrows(), C.ncols());
-      tgb::apply(Cd, tgb::no_mask, tgb::no_accum, tgb::identity{}, C);
-      *result = Cd.to_csr();
-    }
+    if (r == reps - 1) last(C, t);
   }
   t.ran = true;
   return t;
+}
+
+// The result on the host as fp64 CSR, for checking.
+template <class TC>
+void fetch(tgb::Matrix<TC>& C, tgb::csr<double>* result) {
+  if (!result) return;
+  C.to(tgb::backend::host);
+  tgb::Matrix<double> Cd(C.nrows(), C.ncols());
+  tgb::apply(Cd, tgb::no_mask, tgb::no_accum, tgb::identity{}, C);
+  *result = Cd.to_csr();
+}
+
+template <class TC, class TA, class SR, class Mask>
+timing run_tgb(const tgb::Matrix<TA>& A_host, const SR& sr, const Mask& mask_host, bool masked, bool transpose_b,
+               int reps, tgb::csr<double>* result) {
+  tgb::Matrix<TA> A = A_host;
+  A.to(tgb::backend::cuda);
+  Mask M = mask_host;
+  M.to(tgb::backend::cuda);
+  const tgb::descriptor d = tgb::descriptor{}.with_transpose_b(transpose_b);
+  return time_tgb<TC>(
+      A.nrows(), A.nrows(), reps,
+      [&](tgb::Matrix<TC>& C) {
+        if (masked) tgb::mxm(C, tgb::structure(M), tgb::no_accum, sr, A, A, d);
+        else tgb::mxm(C, tgb::no_mask, tgb::no_accum, sr, A, A, d);
+      },
+      [&](tgb::Matrix<TC>& C, timing&) { fetch(C, result); });
 }
 
 }  // namespace
@@ -124,35 +140,17 @@ timing tgb_cuda(op o, const tgb::Matrix<double>& A, const tgb::Matrix<bool>& L, 
 
 timing tgb_cuda_msbfs_step(const tgb::Matrix<bool>& F_host, const tgb::Matrix<bool>& V_host,
                            const tgb::Matrix<bool>& P_host, int reps, tgb::csr<double>* result) {
-  timing t;
   tgb::Matrix<bool> F = F_host, V = V_host, P = P_host;
   F.to(tgb::backend::cuda);
   V.to(tgb::backend::cuda);
   P.to(tgb::backend::cuda);
-  events ev;
-  for (int r = -1; r < reps; ++r) {
-    tgb::Matrix<bool> C(F.nrows(), F.ncols());
-    C.to(tgb::backend::cuda);
-    ck(cudaDeviceSynchronize(), "sync");
-    const std::size_t base = tgb::device_bytes_in_use();
-    tgb::reset_device_peak_bytes();
-    ck(cudaEventRecord(ev.a, nullptr), "record");
-    tgb::mxm(C, tgb::complement(tgb::structure(V)), tgb::no_accum, tgb::any_pair, F, P,
-             tgb::descriptor{}.with_replace());
-    ck(cudaEventRecord(ev.b, nullptr), "record");
-    const double ms = ev.ms();
-    if (r >= 0) t.ms.push_back(ms);
-    t.peak_bytes = std::max(t.peak_bytes, tgb::device_peak_bytes() - base);
-    t.nvals = C.nvals();
-    if (r == reps - 1 && result) {
-      C.to(tgb::backend::host);
-      tgb::Matrix<double> Cd(C.nrows(), C.ncols());
-      tgb::apply(Cd, tgb::no_mask, tgb::no_accum, tgb::identity{}, C);
-      *result = Cd.to_csr();
-    }
-  }
-  t.ran = true;
-  return t;
+  return time_tgb<bool>(
+      F.nrows(), F.ncols(), reps,
+      [&](tgb::Matrix<bool>& C) {
+        tgb::mxm(C, tgb::complement(tgb::structure(V)), tgb::no_accum, tgb::any_pair, F, P,
+                 tgb::descriptor{}.with_replace());
+      },
+      [&](tgb::Matrix<bool>& C, timing&) { fetch(C, result); });
 }
 
 timing tgb_cuda_convert(const tgb::csr<double>& A, tgb::index_t n, const tgb::Matrix<double>& want, int reps,
@@ -228,30 +226,19 @@ big_product past_2_31(int reps) {
   cudaGetLastError();
   tgb::Matrix<double> A = A_host;
   A.to(tgb::backend::cuda);
-  events ev;
-  for (int rep = -1; rep < reps; ++rep) {
-    tgb::Matrix<double> C(n, n);
-    C.to(tgb::backend::cuda);
-    ck(cudaDeviceSynchronize(), "sync");
-    const std::size_t base = tgb::device_bytes_in_use();
-    tgb::reset_device_peak_bytes();
-    ck(cudaEventRecord(ev.a, nullptr), "record");
-    tgb::mxm(C, tgb::no_mask, tgb::no_accum, tgb::plus_times, A, A, tgb::descriptor{}.with_transpose_b());
-    ck(cudaEventRecord(ev.b, nullptr), "record");
-    const double ms = ev.ms();
-    if (rep >= 0) b.tgb.ms.push_back(ms);
-    b.tgb.peak_bytes = std::max(b.tgb.peak_bytes, tgb::device_peak_bytes() - base);
-    b.tgb.nvals = C.nvals();
-    if (rep == reps - 1) {
-      const double lo = tgb::reduce(tgb::min_monoid{}, C), hi = tgb::reduce(tgb::max_monoid{}, C);
-      const bool ok = C.nvals() == n * n && lo == double(k) && hi == double(k);
-      b.check = ok ? "ok" : "DIFFERS";
-      if (!ok)
-        b.tgb.note = "entries " + std::to_string(C.nvals()) + ", min " + std::to_string(lo) + ", max " +
-                     std::to_string(hi);
-    }
-  }
-  b.tgb.ran = true;
+  b.tgb = time_tgb<double>(
+      n, n, reps,
+      [&](tgb::Matrix<double>& C) {
+        tgb::mxm(C, tgb::no_mask, tgb::no_accum, tgb::plus_times, A, A, tgb::descriptor{}.with_transpose_b());
+      },
+      [&](tgb::Matrix<double>& C, timing& t) {  // checked on the device
+        const double lo = tgb::reduce(tgb::min_monoid{}, C), hi = tgb::reduce(tgb::max_monoid{}, C);
+        const bool ok = C.nvals() == n * n && lo == double(k) && hi == double(k);
+        b.check = ok ? "ok" : "DIFFERS";
+        if (!ok)
+          t.note = "entries " + std::to_string(C.nvals()) + ", min " + std::to_string(lo) + ", max " +
+                   std::to_string(hi);
+      });
   return b;
 }
 

@@ -154,6 +154,26 @@ GrB_Matrix to_grb(const csr<double>& a, index_t n, index_t ncols = -1) {
   GrB_Matrix_wait(g, GrB_MATERIALIZE);
   return g;
 }
+
+// SuiteSparse's row: `run(C)` into a fresh nrows x ncols C of `type`, timed
+// over `reps` runs; its entry count checked against want_nnz.
+template <class F>
+row grb_row(row g, GrB_Type type, index_t nrows, index_t ncols, int reps, long long want_nnz, F&& run) {
+  g.impl = "suitesparse";
+  GrB_Matrix gC = nullptr;
+  g.ms = host_times(reps, [&] {
+    if (gC) GrB_Matrix_free(&gC);
+    GrB_Matrix_new(&gC, type, nrows, ncols);
+    run(gC);
+    GrB_Matrix_wait(gC, GrB_MATERIALIZE);
+  });
+  GrB_Index nv = 0;
+  GrB_Matrix_nvals(&nv, gC);
+  g.nnz_c = nv;
+  g.check = (long long)nv == want_nnz ? "ok" : "DIFFERS";
+  GrB_Matrix_free(&gC);
+  return g;
+}
 #endif
 
 void run_matrix(const std::string& name, const Matrix<double>& A0, const options& o, double bw) {
@@ -374,13 +394,11 @@ void run_matrix(const std::string& name, const Matrix<double>& A0, const options
 #if defined(TGB_BENCH_GRAPHBLAS)
       if (w == op::plus_times_fp64 || w == op::triangles || w == op::aat_fp64) {
         row g = base;
-        g.impl = "suitesparse";
         GrB_Matrix gA = to_grb(w == op::triangles ? [&] {
           Matrix<double> Ld(n, n);
           apply(Ld, no_mask, no_accum, identity{}, L);
           return Ld.to_csr();
         }() : Acsr, n);
-        GrB_Matrix gC = nullptr;
         GrB_Descriptor d = nullptr;
         if (w == op::aat_fp64) {
           GrB_Descriptor_new(&d);
@@ -391,52 +409,33 @@ void run_matrix(const std::string& name, const Matrix<double>& A0, const options
           GrB_Descriptor_set(d, GrB_INP1, GrB_TRAN);
           GrB_Descriptor_set(d, GrB_MASK, GrB_STRUCTURE);
         }
-        g.ms = host_times(o.host_reps, [&] {
-          if (gC) GrB_Matrix_free(&gC);
-          GrB_Matrix_new(&gC, w == op::triangles ? GrB_INT64 : GrB_FP64, n, n);
+        g = grb_row(g, w == op::triangles ? GrB_INT64 : GrB_FP64, n, n, o.host_reps, host_nnz, [&](GrB_Matrix gC) {
           GrB_mxm(gC, w == op::triangles ? gA : nullptr, nullptr,
                   w == op::triangles ? GxB_PLUS_PAIR_INT64 : GrB_PLUS_TIMES_SEMIRING_FP64, gA, gA, d);
-          GrB_Matrix_wait(gC, GrB_MATERIALIZE);
         });
-        GrB_Index nv = 0;
-        GrB_Matrix_nvals(&nv, gC);
-        g.nnz_c = nv;
-        g.check = (long long)nv == host_nnz ? "ok" : "DIFFERS";
         GrB_Matrix_free(&gA);
-        GrB_Matrix_free(&gC);
         if (d) GrB_Descriptor_free(&d);
         emit(g);
         r.baseline_ms = median(g.ms);
       }
       if (w == op::msbfs_step) {
         row g = base;
-        g.impl = "suitesparse";
         auto dbl = [&](const Matrix<bool>& b) {
           Matrix<double> d(b.nrows(), b.ncols());
           apply(d, no_mask, no_accum, identity{}, b);
           return d.to_csr();
         };
         GrB_Matrix gF = to_grb(dbl(F), nsrc, n), gV = to_grb(dbl(V), nsrc, n), gP = to_grb(dbl(P), n, n);
-        GrB_Matrix gC = nullptr;
         GrB_Descriptor d = nullptr;
         GrB_Descriptor_new(&d);
         GrB_Descriptor_set(d, GrB_MASK, GrB_COMP);
         GrB_Descriptor_set(d, GrB_MASK, GrB_STRUCTURE);  // both: !structure(V)
         GrB_Descriptor_set(d, GrB_OUTP, GrB_REPLACE);
-        g.ms = host_times(o.host_reps, [&] {
-          if (gC) GrB_Matrix_free(&gC);
-          GrB_Matrix_new(&gC, GrB_BOOL, nsrc, n);
-          GrB_mxm(gC, gV, nullptr, GxB_ANY_PAIR_BOOL, gF, gP, d);
-          GrB_Matrix_wait(gC, GrB_MATERIALIZE);
-        });
-        GrB_Index nv = 0;
-        GrB_Matrix_nvals(&nv, gC);
-        g.nnz_c = nv;
-        g.check = (long long)nv == host_nnz ? "ok" : "DIFFERS";
+        g = grb_row(g, GrB_BOOL, nsrc, n, o.host_reps, host_nnz,
+                    [&](GrB_Matrix gC) { GrB_mxm(gC, gV, nullptr, GxB_ANY_PAIR_BOOL, gF, gP, d); });
         GrB_Matrix_free(&gF);
         GrB_Matrix_free(&gV);
         GrB_Matrix_free(&gP);
-        GrB_Matrix_free(&gC);
         GrB_Descriptor_free(&d);
         emit(g);
         r.baseline_ms = median(g.ms);

@@ -215,4 +215,15 @@ std::string diff(const dmap<T>& got, const dmap<T>& want, double rel_tol = 0.0) 
   return {};
 }
 
+// A copy of m moved to `where`: how the device tests place their operands.
+template <class T>
+tgb::Matrix<T> on(tgb::Matrix<T> m, tgb::backend where) {
+  m.to(where);
+  return m;
+}
+template <class T>
+tgb::Matrix<T> on_device(tgb::Matrix<T> m) {
+  return on(std::move(m), tgb::backend::cuda);
+}
+
 }  // namespace oracle

@@ -11,13 +11,7 @@
 
 using namespace tgb;
 
-namespace {
-template <class T>
-Matrix<T> on_device(Matrix<T> m) {
-  m.to(backend::cuda);
-  return m;
-}
-}  // namespace
+using oracle::on_device;
 
 TEST_CASE("a cuda::mr resource serves tgb's device allocations", "[cuda][memory][mr]") {
   std::mt19937_64 rng(9);

@@ -16,11 +16,7 @@ using namespace tgb;
 
 namespace {
 
-template <class T>
-Matrix<T> on_device(Matrix<T> m) {
-  m.to(backend::cuda);
-  return m;
-}
+using oracle::on_device;
 
 template <class T>
 Matrix<T> on_host(Matrix<T> m) {

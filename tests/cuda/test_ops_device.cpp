@@ -18,11 +18,7 @@ using namespace tgb;
 
 namespace {
 
-template <class T>
-Matrix<T> on(Matrix<T> m, backend where) {
-  m.to(where);
-  return m;
-}
+using oracle::on;
 
 // Runs op(C, mask, accum, desc) on copies of C0 on both backends and
 // compares the results exactly.
