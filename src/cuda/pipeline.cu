@@ -432,8 +432,10 @@ device_buffer<std::uint8_t> route_rows(const device_pattern& A, const device_pat
   // Both paths in one product cost a pass that places the tile path's tiles
   // beside the row path's: not worth it for a small share of the products.
   const unsigned long long tile_products = n[rowpath::kBins], row_products = n[rowpath::kBins + 1];
-  if (tile_products > 0 && double(row_products) < kRowPathMinShare * double(tile_products + row_products))
+  if (tile_products > 0 && double(row_products) < kRowPathMinShare * double(tile_products + row_products)) {
+    rows = product_plan::rows_t{};  // B's CSR and the spans go now, not when mxm returns
     return {};
+  }
   for (int b = 0; b < rowpath::kBins; ++b) rows.count[b] = offset_t(n[b]);
   // products as offset_t for the kernels (same bits, never above 2^63).
   rows.products = device_buffer<offset_t>(tm, s);
@@ -788,6 +790,7 @@ device_pattern pattern_from_sorted_keys(index_t nrows, index_t ncols, const std:
 device_pattern transpose_pattern(const device_pattern& A, device_buffer<offset_t>& gather, stream_t s) {
   const offset_t n = A.nnz;
   const index_t tm = tiles_for(A.ncols), tc = tiles_for(A.nrows);  // A' tile rows / cols
+  const int key_bits = entry_key_bits(tm, tc);  // throws before any work if keys cannot fit
   device_buffer<std::uint64_t> key(n, s), idx(n, s);
   {
     device_buffer<index_t> row = tile_rows_of(A, s);
@@ -796,7 +799,7 @@ device_pattern transpose_pattern(const device_pattern& A, device_buffer<offset_t
                                                                                   key.data(), idx.data());
     check(cudaGetLastError(), "transpose keys");
   }
-  sort_pairs(key, idx, n, entry_key_bits(tm, tc), s);
+  sort_pairs(key, idx, n, key_bits, s);
   device_pattern p = pattern_from_sorted_keys(A.ncols, A.nrows, key.data(), n, s);
   gather = device_buffer<offset_t>(n, s);
   if (n)
