@@ -8,9 +8,9 @@
 // host waits twice: once for the validation flags and the number of distinct
 // entries, once for the number of tiles.
 //
-// To arrays: one thread per scalar row adds up its row's bits over the tiles
-// of its tile row, a scan gives the row pointers, and a second pass writes
-// the columns and values in order (tiles are sorted by column, so are rows).
+// To arrays: the scalar row pointers (scalar_row_ptr, shared with the row
+// path's CSR of B), then one thread per row writes its columns and values
+// in order (for_row_entries: tiles are sorted by column, so are rows).
 #include <cuda_runtime.h>
 
 #include <string>
@@ -132,19 +132,6 @@ __global__ void k_fold_values(offset_t u, const offset_t* run, const std::uint64
   }
 }
 
-// Entries of each scalar row (len[nrows] = 0 for the scan).
-__global__ void k_row_lengths(pattern_ref A, offset_t* len) {
-  for (index_t i = blockIdx.x * index_t(blockDim.x) + threadIdx.x; i <= A.nrows; i += index_t(gridDim.x) * blockDim.x) {
-    offset_t n = 0;
-    if (i < A.nrows) {
-      const index_t I = i >> tile_shift;
-      const int r = int(i & 15);
-      for (offset_t t = A.tile_ptr[I]; t < A.tile_ptr[I + 1]; ++t) n += __popc(unsigned(A.row_mask[16 * t + r]));
-    }
-    len[i] = n;
-  }
-}
-
 __global__ void k_store_rowptr(index_t nrows, const offset_t* off, int_out rowptr) {
   for (index_t i = blockIdx.x * index_t(blockDim.x) + threadIdx.x; i <= nrows; i += index_t(gridDim.x) * blockDim.x)
     store_int(rowptr, i, off[i]);
@@ -153,23 +140,12 @@ __global__ void k_store_rowptr(index_t nrows, const offset_t* off, int_out rowpt
 template <class T>
 __global__ void k_fill_rows(pattern_ref A, const T* values, const offset_t* off, int_out rows, int_out cols,
                             T* out) {
-  for (index_t i = blockIdx.x * index_t(blockDim.x) + threadIdx.x; i < A.nrows; i += index_t(gridDim.x) * blockDim.x) {
-    const index_t I = i >> tile_shift;
-    const int r = int(i & 15);
-    offset_t p = off[i];
-    for (offset_t t = A.tile_ptr[I]; t < A.tile_ptr[I + 1]; ++t) {
-      if (!A.row_mask[16 * t + r]) continue;
-      const offset_t e0 = A.tile_offset[t];
-      const int b = A.row_ptr[16 * t + r];
-      const int e = r == tile_dim - 1 ? int(A.tile_offset[t + 1] - e0) : A.row_ptr[16 * t + r + 1];
-      const index_t j0 = index_t(A.tile_col[t]) << tile_shift;
-      for (int q = b; q < e; ++q, ++p) {
-        if (rows.data) store_int(rows, p, i);
-        if (cols.data) store_int(cols, p, j0 + A.col_idx[e0 + q]);
-        if (out) out[p] = values[e0 + q];
-      }
-    }
-  }
+  for (index_t i = blockIdx.x * index_t(blockDim.x) + threadIdx.x; i < A.nrows; i += index_t(gridDim.x) * blockDim.x)
+    for_row_entries(A, i, off[i], [&](offset_t p, index_t j, offset_t e) {
+      if (rows.data) store_int(rows, p, i);
+      if (cols.data) store_int(cols, p, j);
+      if (out) out[p] = values[e];
+    });
 }
 
 // Throws invalid_value unless p is device (or managed) memory.
@@ -299,9 +275,7 @@ void to_device_arrays(const device_tile_matrix<T>& A, int_out rowptr, int_out ro
     if (cols.data) check_device_pointer(cols.data, what, "column indices");
     if (values) check_device_pointer(values, what, "values");
   }
-  device_buffer<offset_t> len(p.nrows + 1, s), off(p.nrows + 1, s);
-  k_row_lengths<<<grid_for(p.nrows + 1, kThreads), kThreads, 0, native(s)>>>(ref(p), len.data());
-  exclusive_sum(len.data(), off.data(), p.nrows + 1, s);
+  const device_buffer<offset_t> off = scalar_row_ptr(p, s);
   if (rowptr.data)
     k_store_rowptr<<<grid_for(p.nrows + 1, kThreads), kThreads, 0, native(s)>>>(p.nrows, off.data(), rowptr);
   if (p.nnz > 0 && (rows.data || cols.data || values) && p.nrows > 0)

@@ -31,13 +31,13 @@ __global__ void k_pair_counts(offset_t na, const tile_index_t* a_col, const offs
 // ---- the row path's planning (rowpath.cuh) --------------------------------
 
 // Entries of each scalar row of B (len[nrows] = 0 for the scan).
-__global__ void k_b_row_len(index_t nrows, pattern_ref B, offset_t* len) {
+__global__ void k_row_lengths(index_t nrows, pattern_ref P, offset_t* len) {
   for (index_t k = blockIdx.x * index_t(blockDim.x) + threadIdx.x; k <= nrows; k += index_t(gridDim.x) * blockDim.x) {
     offset_t n = 0;
     if (k < nrows) {
       const index_t K = k >> tile_shift;
       const int kk = int(k & (tile_dim - 1));
-      for (offset_t b = B.tile_ptr[K]; b < B.tile_ptr[K + 1]; ++b) n += tile::popcount16(B.row_mask[16 * b + kk]);
+      for (offset_t b = P.tile_ptr[K]; b < P.tile_ptr[K + 1]; ++b) n += tile::popcount16(P.row_mask[16 * b + kk]);
     }
     len[k] = n;
   }
@@ -45,19 +45,11 @@ __global__ void k_b_row_len(index_t nrows, pattern_ref B, offset_t* len) {
 
 // B's entries in CSR order: global column and position in B's values.
 __global__ void k_b_fill(index_t nrows, pattern_ref B, const offset_t* row_ptr, index_t* col, offset_t* pos) {
-  for (index_t k = blockIdx.x * index_t(blockDim.x) + threadIdx.x; k < nrows; k += index_t(gridDim.x) * blockDim.x) {
-    const index_t K = k >> tile_shift;
-    const int kk = int(k & (tile_dim - 1));
-    offset_t o = row_ptr[k];
-    for (offset_t b = B.tile_ptr[K]; b < B.tile_ptr[K + 1]; ++b) {
-      const offset_t e = B.tile_offset[b];
-      for (int q = B.row_ptr[16 * b + kk], qe = kk + 1 < tile_dim ? B.row_ptr[16 * b + kk + 1] : int(B.tile_offset[b + 1] - e);
-           q < qe; ++q, ++o) {
-        col[o] = index_t(B.tile_col[b]) * tile_dim + B.col_idx[e + q];
-        pos[o] = e + q;
-      }
-    }
-  }
+  for (index_t k = blockIdx.x * index_t(blockDim.x) + threadIdx.x; k < nrows; k += index_t(gridDim.x) * blockDim.x)
+    for_row_entries(B, k, row_ptr[k], [&](offset_t o, index_t j, offset_t e) {
+      col[o] = j;
+      pos[o] = e;
+    });
 }
 
 // Per tile row of A: scalar products, tile pairs, and the span of B's tile
@@ -404,10 +396,7 @@ device_buffer<std::uint8_t> route_rows(const device_pattern& A, const device_pat
   const product_tuning& tun = tuning();
   const index_t tm = A.tile_rows();
   if (!tun.row_path || A.ntiles == 0 || B.ntiles == 0) return {};
-  device_buffer<offset_t> len(B.nrows + 1, s);
-  rows.b_row_ptr = device_buffer<offset_t>(B.nrows + 1, s);
-  k_b_row_len<<<grid_for(B.nrows + 1, kThreads), kThreads, 0, native(s)>>>(B.nrows, ref(B), len.data());
-  exclusive_sum(len.data(), rows.b_row_ptr.data(), B.nrows + 1, s);
+  rows.b_row_ptr = scalar_row_ptr(B, s);
   // count: rows per bin, then products of the tile path's rows and of the row path's.
   device_buffer<unsigned long long> products(tm, s), pairs(tm, s), count(rowpath::kBins + 2, s);
   rows.jmin = device_buffer<std::uint32_t>(tm, s);
@@ -687,6 +676,14 @@ ewise_plan plan_ewise(const device_pattern& A, const device_pattern& B, bool add
   w.a_tile.swap(c.carry0);
   w.b_tile.swap(c.carry1);
   return w;
+}
+
+device_buffer<offset_t> scalar_row_ptr(const device_pattern& p, stream_t s) {
+  device_buffer<offset_t> len(p.nrows + 1, s), ptr(p.nrows + 1, s);
+  k_row_lengths<<<grid_for(p.nrows + 1, kThreads), kThreads, 0, native(s)>>>(p.nrows, ref(p), len.data());
+  check(cudaGetLastError(), "row lengths");
+  exclusive_sum(len.data(), ptr.data(), p.nrows + 1, s);
+  return ptr;
 }
 
 device_buffer<std::uint64_t> tile_keys(const device_pattern& p, stream_t s) {

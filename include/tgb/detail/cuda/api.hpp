@@ -73,15 +73,16 @@ struct int_out {
   bool is_signed = true;
 };
 template <class I>
+inline constexpr bool device_index_type =
+    std::is_integral_v<I> && !std::is_same_v<I, bool> && (sizeof(I) == 4 || sizeof(I) == 8);
+template <class I>
 int_array int_array_of(const I* p) {
-  static_assert(std::is_integral_v<I> && !std::is_same_v<I, bool> && (sizeof(I) == 4 || sizeof(I) == 8),
-                "device index arrays hold 32- or 64-bit integers");
+  static_assert(device_index_type<I>, "device index arrays hold 32- or 64-bit integers");
   return int_array{p, int(sizeof(I)), std::is_signed_v<I>};
 }
 template <class I>
 int_out int_out_of(I* p) {
-  static_assert(std::is_integral_v<I> && !std::is_same_v<I, bool> && (sizeof(I) == 4 || sizeof(I) == 8),
-                "device index arrays hold 32- or 64-bit integers");
+  static_assert(device_index_type<I>, "device index arrays hold 32- or 64-bit integers");
   return int_out{p, int(sizeof(I)), std::is_signed_v<I>};
 }
 
