@@ -12,21 +12,38 @@ namespace {
 // Used while the tile columns are few enough to index directly; past that,
 // candidates are sorted and searched.
 thread_local std::vector<std::int32_t> t_marker;
+
+// Clears the marks of a row's candidates however the row ends. A mark is set
+// only for a column already in `cols`, so when an allocation throws halfway
+// through a row no stale mark survives into the thread's next row (or next
+// mxm), where it would name a slot past the end of that row's arrays.
+struct marker_reset {
+  std::vector<std::int32_t>* mark;  // null when the marker is not in use
+  const std::vector<tile_index_t>& cols;
+  ~marker_reset() {
+    if (mark)
+      for (tile_index_t J : cols) (*mark)[J] = -1;
+  }
+};
 }  // namespace
 
 tile_pattern mxm_symbolic(const tile_pattern& A, const tile_pattern& B, const host_mask& M) {
   const bool use_marker = B.tile_cols() <= kMarkerLimit;
   return assemble_pattern(A.nrows, B.ncols, [&](index_t I, std::vector<tile_index_t>& cols, std::vector<row_bits>& masks) {
     // Step 1: candidate tile columns, pruned by the mask's tiles.
+    if (use_marker && t_marker.size() < static_cast<std::size_t>(B.tile_cols())) {
+      t_marker.clear();  // a failed assign below must not leave a short marker marked as usable
+      t_marker.assign(B.tile_cols(), -1);
+    }
+    const marker_reset reset{use_marker ? &t_marker : nullptr, cols};
     if (use_marker) {
       std::vector<std::int32_t>& mark = t_marker;
-      if (mark.size() < static_cast<std::size_t>(B.tile_cols())) mark.assign(B.tile_cols(), -1);
       for (offset_t ta = A.tile_ptr[I]; ta < A.tile_ptr[I + 1]; ++ta) {
         const index_t K = A.tile_col[ta];
         for (offset_t tb = B.tile_ptr[K]; tb < B.tile_ptr[K + 1]; ++tb)
           if (mark[B.tile_col[tb]] < 0) {
+            cols.push_back(B.tile_col[tb]);  // first: a throw here leaves no mark behind
             mark[B.tile_col[tb]] = 0;
-            cols.push_back(B.tile_col[tb]);
           }
       }
       std::sort(cols.begin(), cols.end());
@@ -61,8 +78,6 @@ tile_pattern mxm_symbolic(const tile_pattern& A, const tile_pattern& B, const ho
         tile::symbolic_or(&A.row_mask[16 * ta], &B.row_mask[16 * tb], &masks[16 * slot]);
       }
     }
-    if (use_marker)
-      for (tile_index_t J : cols) t_marker[J] = -1;
     if (M.active) {
       row_bits allowed[tile_dim];
       for (std::size_t k = 0; k < cols.size(); ++k) {
