@@ -17,7 +17,7 @@ if [ "${TGB_ASAN_ALL:-0}" = 1 ]; then
   cmake --build "$build" -j "$jobs"
   (cd "$build" && ctest --output-on-failure -j "$jobs")
 else
-  cmake --build "$build" -j "$jobs" --target tgb_tests_host
+  cmake --build "$build" -j "$jobs" --target tgb_tests_host tgb_tests_oom
   (cd "$build" && ctest --output-on-failure -j "$jobs" -L host)
 fi
 echo "tgb: host tests clean under AddressSanitizer, LeakSanitizer and UndefinedBehaviorSanitizer"

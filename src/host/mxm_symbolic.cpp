@@ -1,5 +1,7 @@
 // tgb host backend: steps 1 and 2 of the tiled mxm (type- and
 // semiring-independent, compiled once).
+#include <omp.h>
+
 #include <algorithm>
 
 #include "tgb/detail/host/mxm.hpp"
@@ -7,16 +9,11 @@
 namespace tgb::detail::host {
 
 namespace {
-// Per-thread map from tile column to its slot among the current tile row's
-// candidates (-1: none), reset after each row by clearing only what was set.
-// Used while the tile columns are few enough to index directly; past that,
-// candidates are sorted and searched.
-thread_local std::vector<std::int32_t> t_marker;
-
 // Clears the marks of a row's candidates however the row ends. A mark is set
 // only for a column already in `cols`, so when an allocation throws halfway
-// through a row no stale mark survives into the thread's next row (or next
-// mxm), where it would name a slot past the end of that row's arrays.
+// through a row no stale mark survives into the thread's next row, where it
+// would name a slot past the end of that row's arrays (the heap corruption
+// once seen under 'ulimit -v').
 struct marker_reset {
   std::vector<std::int32_t>* mark;  // null when the marker is not in use
   const std::vector<tile_index_t>& cols;
@@ -29,12 +26,16 @@ struct marker_reset {
 
 tile_pattern mxm_symbolic(const tile_pattern& A, const tile_pattern& B, const host_mask& M) {
   const bool use_marker = B.tile_cols() <= kMarkerLimit;
+  // Per thread of the region: a map from tile column to its slot among the
+  // current tile row's candidates (-1: none), made on the thread's first row
+  // and reset after each row by clearing only what was set. Owned by this
+  // call, so nothing outlives it. Used while the tile columns are few enough
+  // to index directly; past that, candidates are sorted and searched.
+  std::vector<std::vector<std::int32_t>> markers(static_cast<std::size_t>(omp_get_max_threads()));
   return assemble_pattern(A.nrows, B.ncols, [&](index_t I, std::vector<tile_index_t>& cols, std::vector<row_bits>& masks) {
     // Step 1: candidate tile columns, pruned by the mask's tiles.
-    if (use_marker && t_marker.size() < static_cast<std::size_t>(B.tile_cols())) {
-      t_marker.clear();  // a failed assign below must not leave a short marker marked as usable
-      t_marker.assign(B.tile_cols(), -1);
-    }
+    std::vector<std::int32_t>& t_marker = markers[static_cast<std::size_t>(omp_get_thread_num())];
+    if (use_marker && t_marker.empty()) t_marker.assign(B.tile_cols(), -1);  // on a throw it stays empty
     const marker_reset reset{use_marker ? &t_marker : nullptr, cols};
     if (use_marker) {
       std::vector<std::int32_t>& mark = t_marker;
