@@ -58,7 +58,8 @@ say "data:   ${data:-NONE (no .data nor ../shared/data: real graphs skipped)}"
 # 1. spECK in the background (its build.sh starts from scratch), tgb-bench in the foreground.
 speck_pid=""
 if [ -n "$peers" ] && [ "$dry" != 1 ]; then
-  JOBS=$jobs bash "$peers/speck/build.sh" >"$logs/speck-build.log" 2>&1 &
+  # its own process group (setsid), so that stopping it stops its compilers too
+  JOBS=$jobs setsid bash "$peers/speck/build.sh" >"$logs/speck-build.log" 2>&1 &
   speck_pid=$!
   say "spECK build started in the background (pid $speck_pid)"
 fi
@@ -73,7 +74,7 @@ rc=$?
 say "tgb-bench build: rc=$rc in $(($(date +%s) - t0)) s"
 if [ $rc -ne 0 ] || [ ! -x "$build/tgb-bench" ]; then
   tail -30 "$logs/build.log" | tee -a "$summary"
-  [ -n "$speck_pid" ] && kill "$speck_pid" 2>/dev/null
+  [ -n "$speck_pid" ] && kill -- -"$speck_pid" 2>/dev/null
   finish 1
 fi
 bench=$build/tgb-bench
@@ -100,7 +101,7 @@ grep -E "FAILED|MISSING|WARNING" "$logs/write-mtx.log" | tee -a "$summary"
 if [ -n "$speck_pid" ]; then
   while kill -0 "$speck_pid" 2>/dev/null && [ "$(left)" -gt 330 ]; do sleep 2; done
   if kill -0 "$speck_pid" 2>/dev/null; then
-    kill "$speck_pid" 2>/dev/null; wait "$speck_pid" 2>/dev/null
+    kill -- -"$speck_pid" 2>/dev/null; wait "$speck_pid" 2>/dev/null
     say "spECK build STOPPED (too slow for the budget): spECK skipped"
   else
     wait "$speck_pid"; rc=$?
