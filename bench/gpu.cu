@@ -6,11 +6,13 @@
 // baseline both take every temporary and C with cudaMallocAsync from the
 // device's default pool. That pool's release threshold defaults to 0: at every
 // synchronization (each repeat ends with one) it unmaps all its free memory,
-// so each repeat paid again for mapping everything it allocates, about
-// 1.5 ms per GB on an H100/H200. cuSPARSE's default SpGEMM asks for 1-14 GB of
-// buffers on the suite, tgb for much less, so this tax fell mostly on the
-// baseline (the lap2d/blocks6/rmat16/uniform gaps to CuPy, 1.5-23 ms, are
-// 1.4-1.65 ms per GB of cuSPARSE's peak). CuPy keeps what it allocated in its
+// so each repeat paid again for mapping everything it allocates.
+// cuSPARSE's default SpGEMM asks for 1-14 GB of buffers on the suite, tgb
+// mostly for much less, so this tax fell mostly on the baseline: the
+// lap2d/blocks6/rmat16/uniform gaps to CuPy (1.5-23 ms) are 1.4-1.7 ms per GB
+// of cuSPARSE's peak in the same runs, a constant per-GB cost (inferred from
+// those numbers; scripts/gpu-bench.sh measures --pool release against keep
+// on the same binary to confirm it). CuPy keeps what it allocated in its
 // own memory pool, as any caller that multiplies in a loop does. The default
 // here is therefore threshold = UINT64_MAX (keep) for both; --pool release
 // restores the old behaviour for both. Between operations the pool is

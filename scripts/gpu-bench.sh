@@ -144,6 +144,23 @@ rc=$?
 say "cupy-check: rc=$rc in $(($(date +%s) - t0)) s (0 all within 10%, 3 some flagged, 124 timed out)"
 grep -E "CUPY-CHECK|FLAG|FAILED|Error" "$out/cupy.log" | head -20 | tee -a "$summary"
 
+# 4b. The cause of the old gap, on the same binary: the old pool policy (release threshold 0) on two
+#     matrices, plus_times only (TGB_POOL_AB=0 skips it; run only with time to spare).
+if [ "${TGB_POOL_AB:-1}" = 1 ] && [ "$(left)" -gt 200 ]; then
+  timeout 60 "$bench" --no-host --reps "$reps" --ops plus_times_f64 --only lap2d_1024,blocks6_120k --pool release \
+    --json "$logs/pool-release.jsonl" >"$logs/pool-release.log" 2>&1
+  say "pool A/B: rc=$?; median ms with --pool release (old) against keep (bench.jsonl):"
+  python3 - "$logs/pool-release.jsonl" "$out/bench.jsonl" <<'PY' 2>&1 | tee -a "$summary"
+import json, sys
+rel = {(r["matrix"], r["impl"]): r for r in map(json.loads, open(sys.argv[1])) if r["op"] == "plus_times_f64"}
+keep = {(r["matrix"], r["impl"]): r for r in map(json.loads, open(sys.argv[2])) if r["op"] == "plus_times_f64"}
+for k, r in sorted(rel.items()):
+    kp = keep.get(k)
+    print(f"  {k[0]:<14} {k[1]:<9} release {r['median_ms']:9.3f}  keep {kp['median_ms'] if kp else float('nan'):9.3f}"
+          f"  pool peak {r['pool_peak_mb']:9.1f} MB")
+PY
+fi
+
 # 5. The peers, until 15 s before the deadline (smallest matrices first).
 if [ -n "$peers" ]; then
   t0=$(date +%s)
