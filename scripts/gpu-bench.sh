@@ -146,7 +146,7 @@ grep -E "CUPY-CHECK|FLAG|FAILED|Error" "$out/cupy.log" | head -20 | tee -a "$sum
 
 # 4b. The cause of the old gap, on the same binary: the old pool policy (release threshold 0) on two
 #     matrices, plus_times only (TGB_POOL_AB=0 skips it; run only with time to spare).
-if [ "${TGB_POOL_AB:-1}" = 1 ] && [ "$(left)" -gt 200 ]; then
+if [ "${TGB_POOL_AB:-1}" = 1 ] && [ "$(left)" -gt 150 ]; then
   timeout 60 "$bench" --no-host --reps "$reps" --ops plus_times_f64 --only lap2d_1024,blocks6_120k --pool release \
     --json "$logs/pool-release.jsonl" >"$logs/pool-release.log" 2>&1
   say "pool A/B: rc=$?; median ms with --pool release (old) against keep (bench.jsonl):"
