@@ -488,7 +488,8 @@ void run_matrix(const std::string& name, const Matrix<double>& A0, const options
       r.c_csr_bytes = static_cast<long long>(csr32_bytes(c_rows, host_nnz, c_value_bytes));
       r.check = "reference";
 #if defined(TGB_BENCH_GRAPHBLAS)
-      if (w == op::plus_times_fp64 || w == op::triangles || w == op::aat_fp64) {
+      if (w == op::plus_times_fp64 || w == op::triangles || w == op::aat_fp64 || w == op::min_plus_fp64 ||
+          w == op::lor_land_bool) {
         row g = base;
         GrB_Matrix gA = to_grb(w == op::triangles ? [&] {
           Matrix<double> Ld(n, n);
@@ -505,9 +506,15 @@ void run_matrix(const std::string& name, const Matrix<double>& A0, const options
           GrB_Descriptor_set(d, GrB_INP1, GrB_TRAN);
           GrB_Descriptor_set(d, GrB_MASK, GrB_STRUCTURE);
         }
-        g = grb_row(g, w == op::triangles ? GrB_INT64 : GrB_FP64, n, n, o.host_reps, host_nnz, [&](GrB_Matrix gC) {
-          GrB_mxm(gC, w == op::triangles ? gA : nullptr, nullptr,
-                  w == op::triangles ? GxB_PLUS_PAIR_INT64 : GrB_PLUS_TIMES_SEMIRING_FP64, gA, gA, d);
+        // lor_land: A's fp64 values cast to bool by GraphBLAS (x != 0), as
+        // tgb's own cast does.
+        const GrB_Type ctype = w == op::triangles ? GrB_INT64 : w == op::lor_land_bool ? GrB_BOOL : GrB_FP64;
+        const GrB_Semiring sr = w == op::triangles       ? GxB_PLUS_PAIR_INT64
+                                : w == op::min_plus_fp64 ? GrB_MIN_PLUS_SEMIRING_FP64
+                                : w == op::lor_land_bool ? GrB_LOR_LAND_SEMIRING_BOOL
+                                                         : GrB_PLUS_TIMES_SEMIRING_FP64;
+        g = grb_row(g, ctype, n, n, o.host_reps, host_nnz, [&](GrB_Matrix gC) {
+          GrB_mxm(gC, w == op::triangles ? gA : nullptr, nullptr, sr, gA, gA, d);
         });
         GrB_Matrix_free(&gA);
         if (d) GrB_Descriptor_free(&d);
