@@ -59,13 +59,15 @@ say "data:   ${data:-NONE (no .data nor ../shared/data: real graphs skipped)}"
 # The peers are copied into the build folder (ignored, kept on a warm machine between calls, where
 # carried folders are replaced), so that a second run reuses spECK's build.
 speck_pid=""
+sid=""
 if [ -n "$peers" ] && [ "$dry" != 1 ]; then
   if [ -x "$build/peers/speck/build/runspECK" ] && diff -rq -x build -x mtxnorm "$peers" "$build/peers" >/dev/null 2>&1; then
     say "spECK: already built in $build/peers"
   else
     rm -rf "$build/peers" && mkdir -p "$build" && cp -r "$peers" "$build/peers" && rm -rf "$build/peers/speck/build"
     # its own process group (setsid), so that stopping it stops its compilers too
-    JOBS=$jobs setsid bash "$build/peers/speck/build.sh" >"$logs/speck-build.log" 2>&1 &
+    sid=$(command -v setsid || true)
+    JOBS=$jobs $sid bash "$build/peers/speck/build.sh" >"$logs/speck-build.log" 2>&1 &
     speck_pid=$!
     say "spECK build started in the background (pid $speck_pid)"
   fi
@@ -107,9 +109,10 @@ grep -E "FAILED|MISSING|WARNING" "$logs/write-mtx.log" | tee -a "$summary"
 # Nothing is timed while spECK compiles (it would load the host): wait for it, or stop it when
 # waiting would leave too little time for the rest.
 if [ -n "$speck_pid" ]; then
-  while kill -0 "$speck_pid" 2>/dev/null && [ "$(left)" -gt 330 ]; do sleep 2; done
+  while kill -0 "$speck_pid" 2>/dev/null && [ "$(left)" -gt 290 ]; do sleep 2; done
   if kill -0 "$speck_pid" 2>/dev/null; then
-    kill -- -"$speck_pid" 2>/dev/null; wait "$speck_pid" 2>/dev/null
+    if [ -n "$sid" ]; then kill -- -"$speck_pid" 2>/dev/null; else kill "$speck_pid" 2>/dev/null; fi
+    wait "$speck_pid" 2>/dev/null
     say "spECK build STOPPED (too slow for the budget): spECK skipped"
   else
     wait "$speck_pid"; rc=$?
