@@ -47,6 +47,11 @@ def mb(b):
 
 def load(path):
     rows = []
+    try:
+        open(path).close()
+    except OSError as e:
+        print(f"bench-report: WARNING: {path}: {e.strerror}; left out", file=sys.stderr)
+        return rows
     for i, line in enumerate(open(path), 1):
         line = line.strip()
         if not line:

@@ -175,7 +175,8 @@ else
   : >"$out/peers.jsonl"
 fi
 
-# 6. The report.
+# 6. The report (a missing input is a warning in logs/report.err and an empty column).
+touch "$out/bench.jsonl" "$out/cupy.jsonl" "$out/peers.jsonl"
 python3 scripts/bench-report.py --bench "$out/bench.jsonl" --cupy "$out/cupy.jsonl" --peers "$out/peers.jsonl" \
   --log "$out/bench.log" --out "$out/report.md" >/dev/null 2>"$logs/report.err"
 say "report: rc=$? ($out/report.md)"
