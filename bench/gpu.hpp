@@ -21,7 +21,45 @@ struct timing {
   // (result still held; a stream-ordered pool keeps what it reserved), max
   // over the runs. A cross-check of peak_bytes, not a substitute.
   long long meminfo_bytes = 0;
+  // High-water mark of the device's default memory pool (cudaMemPoolAttrUsedMemHigh)
+  // above what it held before the call, max over the runs: measured the same
+  // way for tgb and cuSPARSE, since both allocate from that pool.
+  std::size_t pool_peak_bytes = 0;
+  // Stored bytes of the result C in tgb's tile layout (pattern + values of
+  // C's own type); 0 where not known (cuSPARSE rows).
+  std::size_t c_tile_bytes = 0;
 };
+
+// Stored bytes of a host-resident matrix in tgb's tile layout: every array of
+// the two levels (tile_ptr, tile_col, tile_offset, row_ptr, row_mask,
+// col_idx) plus the values.
+template <class T>
+std::size_t tile_bytes(const tgb::Matrix<T>& M) {
+  const auto& t = M.tiles();
+  const auto& p = t.pat;
+  auto b = [](const auto& buf) { return buf.size() * sizeof(*buf.data()); };
+  return b(p.tile_ptr) + b(p.tile_col) + b(p.tile_offset) + b(p.row_ptr) + b(p.row_mask) + b(p.col_idx) +
+         b(t.values);
+}
+// Stored bytes of the same matrix as 32-bit-index CSR:
+// 4 * (nrows + 1) row pointers + nnz * (4 column index + value bytes);
+// for fp64, 12 bytes per entry + 4 per row (+4).
+inline std::size_t csr32_bytes(long long nrows, long long nnz, std::size_t value_bytes) {
+  return 4 * std::size_t(nrows + 1) + std::size_t(nnz) * (4 + value_bytes);
+}
+
+// The pool policy, the same for tgb and cuSPARSE (both allocate with
+// cudaMallocAsync from the device's default pool). keep = true sets the
+// pool's release threshold to UINT64_MAX, so memory freed by one call stays
+// mapped in the pool for the next one (what CuPy's memory pool does, and what
+// a caller that multiplies in a loop sees); keep = false sets it to 0 (the
+// CUDA default: everything free is unmapped at each synchronization, so every
+// call pays for mapping its memory again). Returns a description.
+std::string set_pool_policy(bool keep);
+// Hands the pool's free memory back (after a device synchronization): called
+// between operations, outside every timed region, so that each operation's
+// warm-up starts from the same empty pool on both sides.
+void trim_pool();
 
 bool gpu_available();
 std::string gpu_description();

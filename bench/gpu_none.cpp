@@ -33,6 +33,8 @@ timing cusparse(op, const tgb::csr<double>&, int, tgb::csr<double>*) {
   t.note = "no CUDA backend";
   return t;
 }
+std::string set_pool_policy(bool) { return "no CUDA backend"; }
+void trim_pool() {}
 stopwatch::stopwatch(bool) {}
 stopwatch::~stopwatch() {}
 void stopwatch::start() {

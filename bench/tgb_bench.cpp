@@ -4,15 +4,30 @@
 // excluded; peak memory of each implementation.
 //
 //   tgb-bench [--reps N] [--host-reps N] [--json FILE] [--large] [--only NAMES] [--ops OPS]
-//             [--no-host] [--no-gpu] [--threads N] [--algorithms [--no-mcl]] [FILE.mtx ...]
+//             [--no-host] [--no-gpu] [--threads N] [--algorithms [--no-mcl]]
+//             [--data DIR] [--write-mtx DIR] [--pool keep|release] [--host-check-max P] [FILE.mtx ...]
 // --algorithms runs the graph algorithms (bench/algorithms.cpp) instead of
 // the products, on the generated power-law graph and the files given.
+// --data DIR adds the real graphs of the default suite (real_graphs below)
+// from DIR (a copy of ../shared/data); a missing one is reported and skipped.
+// --write-mtx DIR writes every selected suite matrix (generated and real, as
+// the bench sees it) to DIR/NAME.mtx (coordinate real general, 1-based, rows
+// sorted; for OpSparse, spECK and scripts/cupy-check.py) and DIR/NAME.csr.bin
+// (the same CSR, binary: see write_suite_files), then exits without timing.
+// --pool: the device pool policy of both tgb and cuSPARSE (bench/gpu.cu).
+// --host-check-max P: min_plus, lor_land and the masked triangle product are
+// checked against tgb's host backend only where their product count is at
+// most P (the host reference is slow on hypersparse tiles); above it
+// min_plus and lor_land are checked for C's pattern against cuSPARSE's
+// plus_times C (the same structure: cuSPARSE keeps numerical zeros), and the
+// triangle product is marked unchecked.
 #include <omp.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <charconv>
 #include <cstring>
 #include <fstream>
 #include <functional>
@@ -39,8 +54,9 @@ namespace {
 
 struct options {
   int reps = 10, host_reps = 10, threads = 0;
-  bool large = false, host = true, gpu = true, algorithms = false, mcl = true;
-  std::string json, only, ops;
+  bool large = false, host = true, gpu = true, algorithms = false, mcl = true, pool_keep = true;
+  std::string json, only, ops, data, write_mtx;
+  double host_check_max = INFINITY;
   std::vector<std::string> files;
 };
 
@@ -71,36 +87,49 @@ std::vector<double> host_times(int reps, F&& f) {
   return ms;
 }
 
-// Same pattern (rows sorted by column first) and values within rel_tol.
-std::string compare(csr<double> got, csr<double> want, double rel_tol) {
-  auto sort_rows = [](csr<double>& c) {
-    for (std::size_t i = 0; i + 1 < c.rowptr.size(); ++i) {
-      std::vector<std::pair<index_t, double>> row;
-      for (offset_t p = c.rowptr[i]; p < c.rowptr[i + 1]; ++p) row.push_back({c.colidx[p], c.values[p]});
-      std::sort(row.begin(), row.end());
-      for (std::size_t k = 0; k < row.size(); ++k) {
-        c.colidx[c.rowptr[i] + k] = row[k].first;
-        c.values[c.rowptr[i] + k] = row[k].second;
+// Same pattern (each row compared as a set of columns) and values within
+// rel_tol (pattern_only: the values are not compared). Rows in parallel,
+// nothing copied but a row that is not sorted: the results of the largest
+// matrices have 10^8 entries, and this runs three times per matrix.
+std::string compare(const csr<double>& got, const csr<double>& want, double rel_tol, bool pattern_only = false) {
+  if (got.rowptr != want.rowptr) return "row pointers differ";
+  const long long nrows = static_cast<long long>(want.rowptr.size()) - 1;
+  long long first_bad = nrows;  // the first row that differs
+  std::string why;
+#pragma omp parallel
+  {
+    std::vector<std::pair<index_t, double>> g, w;
+#pragma omp for schedule(dynamic, 4096)
+    for (long long i = 0; i < nrows; ++i) {
+      const offset_t b = want.rowptr[i], e = want.rowptr[i + 1];
+      auto load = [&](const csr<double>& c, std::vector<std::pair<index_t, double>>& v) {
+        v.clear();
+        for (offset_t p = b; p < e; ++p) v.push_back({c.colidx[p], c.values[p]});
+        if (!std::is_sorted(v.begin(), v.end(), [](const auto& x, const auto& y) { return x.first < y.first; }))
+          std::sort(v.begin(), v.end());
+      };
+      load(got, g);
+      load(want, w);
+      std::string msg;
+      // Floating-point sums in another order differ by rounding relative to
+      // the magnitudes summed, not to the (possibly cancelled) result: scale
+      // the tolerance by the largest value of the row.
+      double scale = 1.0;
+      for (const auto& x : w) scale = std::max(scale, std::fabs(x.second));
+      for (std::size_t k = 0; k < w.size() && msg.empty(); ++k) {
+        if (g[k].first != w[k].first) msg = "column indices differ (row " + std::to_string(i) + ")";
+        else if (!pattern_only && !(std::fabs(g[k].second - w[k].second) <= rel_tol * scale) &&
+                 !(std::isnan(g[k].second) && std::isnan(w[k].second)))
+          msg = "value at row " + std::to_string(i) + ": " + std::to_string(g[k].second) + " vs " +
+                std::to_string(w[k].second);
+      }
+      if (!msg.empty()) {
+#pragma omp critical(tgb_bench_compare)
+        if (i < first_bad) first_bad = i, why = msg;
       }
     }
-  };
-  sort_rows(got);
-  sort_rows(want);
-  if (got.rowptr != want.rowptr) return "row pointers differ";
-  if (got.colidx != want.colidx) return "column indices differ";
-  // Floating-point sums in another order differ by rounding relative to the
-  // magnitudes summed, not to the (possibly cancelled) result: scale the
-  // tolerance by the largest value of the row.
-  for (std::size_t i = 0; i + 1 < want.rowptr.size(); ++i) {
-    double scale = 1.0;
-    for (offset_t p = want.rowptr[i]; p < want.rowptr[i + 1]; ++p) scale = std::max(scale, std::fabs(want.values[p]));
-    for (offset_t p = want.rowptr[i]; p < want.rowptr[i + 1]; ++p) {
-      const double g = got.values[p], w = want.values[p];
-      if (!(std::fabs(g - w) <= rel_tol * scale) && !(std::isnan(g) && std::isnan(w)))
-        return "value at row " + std::to_string(i) + ": " + std::to_string(g) + " vs " + std::to_string(w);
-    }
   }
-  return "";
+  return why;
 }
 
 struct row {
@@ -109,10 +138,22 @@ struct row {
   std::vector<double> ms;
   double peak_mb = NAN, floor_ms = NAN, convert_ms = NAN, convert_gpu_ms = NAN, meminfo_mb = NAN;
   double baseline_ms = NAN;
+  double pool_peak_mb = NAN;
+  long long a_tile_bytes = 0, a_csr_bytes = 0, c_tile_bytes = 0, c_csr_bytes = 0;
 };
 
 std::vector<row> rows;
 std::ofstream json_out;
+
+std::string json_escape(const std::string& in) {
+  std::string out;
+  for (char ch : in) {
+    if (ch == '"' || ch == '\\') out += '\\', out += ch;
+    else if (static_cast<unsigned char>(ch) < 0x20) out += ' ';
+    else out += ch;
+  }
+  return out;
+}
 
 void emit(const row& r) {
   rows.push_back(r);
@@ -135,8 +176,11 @@ void emit(const row& r) {
        << ",\"gflops\":" << (r.ms.empty() ? 0.0 : gflops) << ",\"peak_mb\":" << (std::isnan(r.peak_mb) ? 0.0 : r.peak_mb)
        << ",\"meminfo_mb\":" << (std::isnan(r.meminfo_mb) ? 0.0 : r.meminfo_mb) << ",\"bytes_floor_ms\":" << (std::isnan(r.floor_ms) ? 0.0 : r.floor_ms)
        << ",\"csr_to_tile_ms\":" << (std::isnan(r.convert_ms) ? 0.0 : r.convert_ms)
-       << ",\"csr_to_tile_gpu_ms\":" << (std::isnan(r.convert_gpu_ms) ? 0.0 : r.convert_gpu_ms) << ",\"check\":\"" << r.check
-       << "\",\"note\":\"" << r.note << "\"}\n";
+       << ",\"csr_to_tile_gpu_ms\":" << (std::isnan(r.convert_gpu_ms) ? 0.0 : r.convert_gpu_ms)
+       << ",\"pool_peak_mb\":" << (std::isnan(r.pool_peak_mb) ? 0.0 : r.pool_peak_mb)
+       << ",\"a_tile_bytes\":" << r.a_tile_bytes << ",\"a_csr_bytes\":" << r.a_csr_bytes
+       << ",\"c_tile_bytes\":" << r.c_tile_bytes << ",\"c_csr_bytes\":" << r.c_csr_bytes << ",\"check\":\"" << r.check
+       << "\",\"note\":\"" << json_escape(r.note) << "\"}\n";
     json_out << js.str() << std::flush;
   }
 }
@@ -225,9 +269,17 @@ void run_matrix(const std::string& name, const Matrix<double>& A0, const options
     F = Matrix<bool>::from_coo(nsrc, n, fr, fc, std::vector<bool>(fr.size(), true), first{});
     V = Matrix<bool>::from_coo(nsrc, n, vr, vc, std::vector<bool>(vr.size(), true), first{});
   }
+  const long long a_tile = static_cast<long long>(tile_bytes(A));
+  const long long a_csr = static_cast<long long>(csr32_bytes(n, A.nvals(), sizeof(double)));
   std::printf("# %s: n %lld, nnz %lld, tiles %lld (%.1f entries/tile), products %lld, CSR->tile (host) %.2f ms\n",
               name.c_str(), (long long)n, (long long)A.nvals(), (long long)A.ntiles(),
               A.ntiles() ? double(A.nvals()) / A.ntiles() : 0.0, products, median(conv));
+  std::printf("# %s: stored A: tgb tiles %lld bytes, 32-bit CSR fp64 %lld bytes (4*(n+1) + 12*nnz): %.2fx\n", name.c_str(),
+              a_tile, a_csr, a_csr ? double(a_tile) / a_csr : 0.0);
+  // cuSPARSE's plus_times C, kept for the pattern check of min_plus and
+  // lor_land where the host reference is skipped (--host-check-max).
+  csr<double> plus_times_pattern;
+  bool have_plus_times_pattern = false;
   // The same conversion on the GPU, from CSR arrays already in device memory.
   double gpu_conv = NAN;
   if (o.gpu && gpu_available()) {
@@ -258,6 +310,14 @@ void run_matrix(const std::string& name, const Matrix<double>& A0, const options
                                           : products;
     base.convert_ms = median(conv);
     base.convert_gpu_ms = gpu_conv;
+    base.a_tile_bytes = a_tile;
+    base.a_csr_bytes = a_csr;
+    // Value bytes of C in this operation (for its CSR size).
+    const std::size_t c_value_bytes = w == op::plus_times_fp32                              ? 4
+                                      : (w == op::lor_land_bool || w == op::msbfs_step) ? 1
+                                                                                          : 8;
+    const long long c_rows = w == op::msbfs_step ? nsrc : n;
+    long long host_c_tile = 0;
     // Host reference result (also tgb's host timing).
     csr<double> host_result;
     std::vector<double> host_ms;
@@ -268,6 +328,7 @@ void run_matrix(const std::string& name, const Matrix<double>& A0, const options
           Matrix<double> C(n, n);
           host_ms = host_times(o.host ? o.host_reps : 0, [&] { C = Matrix<double>(n, n); mxm(C, no_mask, no_accum, plus_times, A, A); });
           host_result = C.to_csr();
+          host_c_tile = static_cast<long long>(tile_bytes(C));
           break;
         }
         case op::aat_fp64: {
@@ -277,18 +338,21 @@ void run_matrix(const std::string& name, const Matrix<double>& A0, const options
             mxm(C, no_mask, no_accum, plus_times, A, A, descriptor{}.with_transpose_b());
           });
           host_result = C.to_csr();
+          host_c_tile = static_cast<long long>(tile_bytes(C));
           break;
         }
         case op::min_plus_fp64: {
           Matrix<double> C(n, n);
           host_ms = host_times(o.host ? o.host_reps : 0, [&] { C = Matrix<double>(n, n); mxm(C, no_mask, no_accum, min_plus, A, A); });
           host_result = C.to_csr();
+          host_c_tile = static_cast<long long>(tile_bytes(C));
           break;
         }
         case op::lor_land_bool: {
           Matrix<bool> Ab(n, n), C(n, n);
           apply(Ab, no_mask, no_accum, identity{}, A);
           host_ms = host_times(o.host ? o.host_reps : 0, [&] { C = Matrix<bool>(n, n); mxm(C, no_mask, no_accum, lor_land, Ab, Ab); });
+          host_c_tile = static_cast<long long>(tile_bytes(C));
           Matrix<double> Cd(n, n);
           apply(Cd, no_mask, no_accum, identity{}, C);
           host_result = Cd.to_csr();
@@ -300,6 +364,7 @@ void run_matrix(const std::string& name, const Matrix<double>& A0, const options
             C = Matrix<bool>(nsrc, n);
             mxm(C, complement(structure(V)), no_accum, any_pair, F, P, descriptor{}.with_replace());
           });
+          host_c_tile = static_cast<long long>(tile_bytes(C));
           Matrix<double> Cd(nsrc, n);
           apply(Cd, no_mask, no_accum, identity{}, C);
           host_result = Cd.to_csr();
@@ -311,6 +376,7 @@ void run_matrix(const std::string& name, const Matrix<double>& A0, const options
             C = Matrix<std::int64_t>(n, n);
             mxm(C, structure(L), no_accum, plus_pair, L, L, descriptor{}.with_transpose_b());
           });
+          host_c_tile = static_cast<long long>(tile_bytes(C));
           Matrix<double> Cd(n, n);
           apply(Cd, no_mask, no_accum, identity{}, C);
           host_result = Cd.to_csr();
@@ -321,7 +387,11 @@ void run_matrix(const std::string& name, const Matrix<double>& A0, const options
     // products cuSPARSE computes are checked against cuSPARSE instead (the
     // host backend is slow on hypersparse tiles).
     const bool cusparse_checks = w == op::plus_times_fp64 || w == op::plus_times_fp32 || w == op::aat_fp64;
-    const bool need_host = o.host || !(o.gpu && gpu_available() && cusparse_checks);
+    const bool gpu_on = o.gpu && gpu_available();
+    // --host-check-max: the GPU-only run skips the host reference of the big
+    // semiring products (see the top of this file).
+    const bool host_capped = !o.host && gpu_on && !cusparse_checks && double(base.products) > o.host_check_max;
+    const bool need_host = o.host || (!(gpu_on && cusparse_checks) && !host_capped);
     if (need_host) host_run();
     long long host_nnz = static_cast<long long>(host_result.colidx.size());
     auto floor_ms = [&](long long nnz_c) {
@@ -331,8 +401,9 @@ void run_matrix(const std::string& name, const Matrix<double>& A0, const options
     base.floor_ms = floor_ms(host_nnz);
 
     double gpu_base = NAN;
-    if (o.gpu && gpu_available()) {
+    if (gpu_on) {
       csr<double> cs_result;
+      trim_pool();  // each implementation's warm-up starts from the same empty pool
       timing c = cusparse(w, Acsr, o.reps, &cs_result);
       if (c.ran) {
         row r = base;
@@ -341,6 +412,12 @@ void run_matrix(const std::string& name, const Matrix<double>& A0, const options
         r.nnz_c = c.nvals;
         r.peak_mb = c.peak_bytes / 1048576.0;
         r.meminfo_mb = c.meminfo_bytes / 1048576.0;
+        r.pool_peak_mb = c.pool_peak_bytes / 1048576.0;
+        r.c_csr_bytes = static_cast<long long>(csr32_bytes(c_rows, c.nvals, c_value_bytes));
+        if (w == op::plus_times_fp64) {
+          plus_times_pattern = cs_result;
+          have_plus_times_pattern = true;
+        }
         const std::string diff =
             need_host ? compare(cs_result, host_result, w == op::plus_times_fp32 ? 1e-4 : 1e-9) : "";
         r.check = need_host ? (diff.empty() ? "ok" : "DIFFERS") : "reference";
@@ -363,13 +440,30 @@ void run_matrix(const std::string& name, const Matrix<double>& A0, const options
       row r = base;
       r.impl = "tgb-cuda";
       try {
+        trim_pool();
         timing t = w == op::msbfs_step ? tgb_cuda_msbfs_step(F, V, P, o.reps, &t_result)
                                        : tgb_cuda(w, A, L, o.reps, &t_result);
         r.ms = t.ms;
         r.nnz_c = t.nvals;
         r.peak_mb = t.peak_bytes / 1048576.0;
         r.meminfo_mb = t.meminfo_bytes / 1048576.0;
-        if (!need_host && host_nnz == 0 && t.nvals > 0 && host_result.rowptr.empty()) {
+        r.pool_peak_mb = t.pool_peak_bytes / 1048576.0;
+        r.c_tile_bytes = static_cast<long long>(t.c_tile_bytes);
+        r.c_csr_bytes = static_cast<long long>(csr32_bytes(c_rows, t.nvals, c_value_bytes));
+        if (host_capped) {
+          r.floor_ms = floor_ms(t.nvals);
+          const bool pattern_op = w == op::min_plus_fp64 || w == op::lor_land_bool;
+          if (pattern_op && have_plus_times_pattern) {
+            const std::string diff = compare(t_result, plus_times_pattern, 0.0, true);
+            r.check = diff.empty() ? "pattern-ok" : "DIFFERS";
+            r.note = diff.empty() ? "host reference skipped (products > --host-check-max); pattern checked against "
+                                    "cuSPARSE's plus_times C"
+                                  : "pattern against cuSPARSE's plus_times C: " + diff;
+          } else {
+            r.check = "unchecked";
+            r.note = "host reference skipped (products > --host-check-max)";
+          }
+        } else if (!need_host && host_nnz == 0 && t.nvals > 0 && host_result.rowptr.empty()) {
           // --no-host and cuSPARSE could not compute it: nothing to check against.
           r.check = "unchecked";
           r.note = "no reference (cuSPARSE failed, host skipped)";
@@ -390,9 +484,12 @@ void run_matrix(const std::string& name, const Matrix<double>& A0, const options
       r.impl = "tgb-host";
       r.ms = host_ms;
       r.nnz_c = host_nnz;
+      r.c_tile_bytes = host_c_tile;
+      r.c_csr_bytes = static_cast<long long>(csr32_bytes(c_rows, host_nnz, c_value_bytes));
       r.check = "reference";
 #if defined(TGB_BENCH_GRAPHBLAS)
-      if (w == op::plus_times_fp64 || w == op::triangles || w == op::aat_fp64) {
+      if (w == op::plus_times_fp64 || w == op::triangles || w == op::aat_fp64 || w == op::min_plus_fp64 ||
+          w == op::lor_land_bool) {
         row g = base;
         GrB_Matrix gA = to_grb(w == op::triangles ? [&] {
           Matrix<double> Ld(n, n);
@@ -409,9 +506,15 @@ void run_matrix(const std::string& name, const Matrix<double>& A0, const options
           GrB_Descriptor_set(d, GrB_INP1, GrB_TRAN);
           GrB_Descriptor_set(d, GrB_MASK, GrB_STRUCTURE);
         }
-        g = grb_row(g, w == op::triangles ? GrB_INT64 : GrB_FP64, n, n, o.host_reps, host_nnz, [&](GrB_Matrix gC) {
-          GrB_mxm(gC, w == op::triangles ? gA : nullptr, nullptr,
-                  w == op::triangles ? GxB_PLUS_PAIR_INT64 : GrB_PLUS_TIMES_SEMIRING_FP64, gA, gA, d);
+        // lor_land: A's fp64 values cast to bool by GraphBLAS (x != 0), as
+        // tgb's own cast does.
+        const GrB_Type ctype = w == op::triangles ? GrB_INT64 : w == op::lor_land_bool ? GrB_BOOL : GrB_FP64;
+        const GrB_Semiring sr = w == op::triangles       ? GxB_PLUS_PAIR_INT64
+                                : w == op::min_plus_fp64 ? GrB_MIN_PLUS_SEMIRING_FP64
+                                : w == op::lor_land_bool ? GrB_LOR_LAND_SEMIRING_BOOL
+                                                         : GrB_PLUS_TIMES_SEMIRING_FP64;
+        g = grb_row(g, ctype, n, n, o.host_reps, host_nnz, [&](GrB_Matrix gC) {
+          GrB_mxm(gC, w == op::triangles ? gA : nullptr, nullptr, sr, gA, gA, d);
         });
         GrB_Matrix_free(&gA);
         if (d) GrB_Descriptor_free(&d);
@@ -443,6 +546,109 @@ void run_matrix(const std::string& name, const Matrix<double>& A0, const options
 #endif
       emit(r);
     }
+  }
+}
+
+// The name of a matrix file: its base name without .gz, .mtx, .txt, .csv.
+std::string file_stem(const std::string& path) {
+  std::string b = path.substr(path.find_last_of('/') + 1);
+  for (const char* ext : {".gz", ".mtx", ".txt", ".csv", ".tsv"}) {
+    const std::string e = ext;
+    if (b.size() > e.size() && b.compare(b.size() - e.size(), e.size(), e) == 0) b.resize(b.size() - e.size());
+  }
+  return b;
+}
+
+bool file_exists(const std::string& p) { return std::ifstream(p).good(); }
+
+// The real graphs of the default suite (issue 13), read from --data DIR (a
+// copy of ../shared/data): the first file found of each entry. An undirected
+// entry becomes pattern(A + A') without self-loops, values 1.
+struct real_graph {
+  const char* name;
+  std::vector<const char*> files;
+  bool undirected;
+};
+const std::vector<real_graph>& real_graphs() {
+  static const std::vector<real_graph> g = {
+      {"ca-GrQc", {"ca-GrQc.mtx"}, false},
+      {"soc-Slashdot0902", {"soc-Slashdot0902.mtx", "soc-Slashdot0902.txt", "soc-Slashdot0902.txt.gz"}, true},
+      {"email-Eu-core", {"email-Eu-core.mtx", "email-Eu-core.csv"}, false},
+      {"luxembourg", {"luxembourg.mtx"}, false},
+      {"hep-th", {"hep-th.mtx"}, false},
+      {"cond-mat-2003", {"cond-mat-2003.mtx"}, false},
+      {"4elt", {"4elt.mtx"}, false},
+      {"bcsstk33", {"bcsstk33.mtx"}, false},
+  };
+  return g;
+}
+
+Matrix<double> load_graph(const std::string& path, bool undirected) {
+  Matrix<double> A = io::read_graph<double>(path, io::duplicates::keep_first);
+  if (!undirected) return A;
+  const Matrix<bool> S = undirected_pattern(A);
+  Matrix<double> D(S.nrows(), S.ncols());
+  apply(D, no_mask, no_accum, identity{}, S);
+  return D;
+}
+
+// DIR/NAME.mtx: coordinate real general, 1-based, each row's columns
+// increasing, values in the shortest form that reads back exactly.
+// DIR/NAME.csr.bin: the same CSR, little-endian: 8 bytes "TGBCSR01", int64
+// n, int64 nnz, int32 rowptr[n+1], int32 colidx[nnz], float64 values[nnz]
+// (scripts/cupy-check.py reads it without a Matrix Market parser).
+void write_suite_files(const std::string& dir, const std::string& name, const Matrix<double>& A) {
+  csr<double> c = A.to_csr();
+  const long long n = A.nrows(), nnz = static_cast<long long>(c.colidx.size());
+  if (nnz >= (1LL << 31)) throw std::runtime_error(name + ": more than 2^31 entries, not written");
+  std::vector<std::int32_t> rp(n + 1), ci(nnz);
+  std::vector<double> v(nnz);
+  for (long long i = 0; i < n; ++i) {
+    std::vector<std::pair<index_t, double>> rowv;
+    for (offset_t p = c.rowptr[i]; p < c.rowptr[i + 1]; ++p) rowv.push_back({c.colidx[p], c.values[p]});
+    std::sort(rowv.begin(), rowv.end());
+    rp[i] = static_cast<std::int32_t>(c.rowptr[i]);
+    for (std::size_t k = 0; k < rowv.size(); ++k) {
+      ci[c.rowptr[i] + k] = static_cast<std::int32_t>(rowv[k].first);
+      v[c.rowptr[i] + k] = rowv[k].second;
+    }
+  }
+  rp[n] = static_cast<std::int32_t>(nnz);
+  const std::string mtx = dir + "/" + name + ".mtx", bin = dir + "/" + name + ".csr.bin";
+  {
+    std::FILE* f = std::fopen(mtx.c_str(), "wb");
+    if (!f) throw std::runtime_error(mtx + ": cannot open for writing");
+    std::fprintf(f, "%%%%MatrixMarket matrix coordinate real general\n%% tgb-bench suite matrix %s\n%lld %lld %lld\n",
+                 name.c_str(), n, n, nnz);
+    std::string buf;
+    buf.reserve(1 << 20);
+    char tmp[96];
+    for (long long i = 0; i < n; ++i)
+      for (long long p = rp[i]; p < rp[i + 1]; ++p) {
+        char* e = std::to_chars(tmp, tmp + sizeof tmp, i + 1).ptr;
+        *e++ = ' ';
+        e = std::to_chars(e, tmp + sizeof tmp, (long long)ci[p] + 1).ptr;
+        *e++ = ' ';
+        e = std::to_chars(e, tmp + sizeof tmp, v[p]).ptr;  // shortest round-trip form
+        *e++ = '\n';
+        buf.append(tmp, e);
+        if (buf.size() > (1 << 20)) {
+          std::fwrite(buf.data(), 1, buf.size(), f);
+          buf.clear();
+        }
+      }
+    std::fwrite(buf.data(), 1, buf.size(), f);
+    if (std::fclose(f) != 0) throw std::runtime_error(mtx + ": write failed");
+  }
+  {
+    std::FILE* f = std::fopen(bin.c_str(), "wb");
+    if (!f) throw std::runtime_error(bin + ": cannot open for writing");
+    const long long hdr[2] = {n, nnz};
+    bool ok = std::fwrite("TGBCSR01", 1, 8, f) == 8 && std::fwrite(hdr, 8, 2, f) == 2 &&
+              std::fwrite(rp.data(), 4, rp.size(), f) == rp.size() &&
+              std::fwrite(ci.data(), 4, ci.size(), f) == ci.size() && std::fwrite(v.data(), 8, v.size(), f) == v.size();
+    ok = (std::fclose(f) == 0) && ok;
+    if (!ok) throw std::runtime_error(bin + ": write failed");
   }
 }
 
@@ -484,6 +690,17 @@ int main(int argc, char** argv) {
     else if (a == "--threads") o.threads = std::atoi(next().c_str());
     else if (a == "--algorithms") o.algorithms = true;
     else if (a == "--no-mcl") o.mcl = false;
+    else if (a == "--data") o.data = next();
+    else if (a == "--write-mtx") o.write_mtx = next();
+    else if (a == "--host-check-max") o.host_check_max = std::atof(next().c_str());
+    else if (a == "--pool") {
+      const std::string v = next();
+      if (v != "keep" && v != "release") {
+        std::fprintf(stderr, "tgb-bench: --pool keep|release, not %s\n", v.c_str());
+        return 1;
+      }
+      o.pool_keep = v == "keep";
+    }
     else if (!a.empty() && a[0] == '-') {
       std::fprintf(stderr, "tgb-bench: unknown option %s\n", a.c_str());
       return 1;
@@ -495,9 +712,63 @@ int main(int argc, char** argv) {
   GrB_init(GrB_NONBLOCKING);
   GxB_Global_Option_set(GxB_GLOBAL_NTHREADS, omp_get_max_threads());
 #endif
+  // The suite: generated matrices, the real graphs of --data, the files given.
+  std::vector<std::pair<std::string, std::function<Matrix<double>()>>> suite = {
+      {"lap2d_1024", [] { return bench::laplacian_2d(1024).build(); }},
+      {"stencil27_64", [] { return bench::stencil_27(64).build(); }},
+      {"blocks6_120k", [] { return bench::banded_blocks(120000, 6, 9).build(); }},
+      {"rmat16_ef8", [] { return bench::rmat(16, 8).build(); }},
+      {"uniform_2^20x8", [] { return bench::uniform_random(index_t(1) << 20, 8).build(); }},
+  };
+  if (o.large) {
+    suite.push_back({"stencil27_100", [] { return bench::stencil_27(100).build(); }});
+    suite.push_back({"rmat18_ef8", [] { return bench::rmat(18, 8).build(); }});
+  }
+  if (!o.data.empty() && !o.algorithms) {
+    for (const auto& g : real_graphs()) {
+      std::string found;
+      for (const char* f : g.files)
+        if (found.empty() && file_exists(o.data + "/" + f)) found = o.data + "/" + f;
+      if (found.empty()) {
+        std::fprintf(stderr, "tgb-bench: WARNING: %s not found in %s (looked for %s...), skipped\n", g.name,
+                     o.data.c_str(), g.files[0]);
+        std::printf("# %s: MISSING from --data %s, skipped\n", g.name, o.data.c_str());
+        continue;
+      }
+      const bool und = g.undirected;
+      suite.push_back({g.name, [found, und] { return load_graph(found, und); }});
+    }
+  }
+  for (const auto& f : o.files)
+    suite.push_back({file_stem(f), [f] { return io::read_graph<double>(f, io::duplicates::keep_first); }});
+
+  if (!o.write_mtx.empty()) {
+    int failed = 0;
+    for (auto& [name, make] : suite) {
+      if (!selected(o.only, name)) continue;
+      try {
+        const auto t0 = std::chrono::steady_clock::now();
+        const Matrix<double> A = make();
+        write_suite_files(o.write_mtx, name, A);
+        std::printf("# wrote %s/%s.mtx and .csr.bin: n %lld, nnz %lld (%.1f s)\n", o.write_mtx.c_str(), name.c_str(),
+                    (long long)A.nrows(), (long long)A.nvals(),
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+      } catch (const std::exception& e) {
+        std::printf("# %s: FAILED to write: %s\n", name.c_str(), e.what());
+        ++failed;
+      }
+      std::fflush(stdout);
+    }
+    return failed ? 1 : 0;
+  }
+
   const double bw = (o.gpu && gpu_available()) ? gpu_copy_bandwidth() : 0.0;
+  const std::string pool = (o.gpu && gpu_available()) ? set_pool_policy(o.pool_keep) : std::string("no GPU");
   std::printf("# tgb-bench: GPU %s; device copy bandwidth %.0f GB/s; host %d threads; reps %d (host %d)\n",
               gpu_description().c_str(), bw, omp_get_max_threads(), o.reps, o.host_reps);
+  std::printf("# pool: %s\n", pool.c_str());
+  std::printf("# stored bytes: tgb = every array of the tile layout; CSR = 32-bit indices: 4*(rows+1) + nnz*(4 + "
+              "value bytes), i.e. 12 bytes/entry + 4 bytes/row for fp64\n");
   std::printf("%-16s %-15s %-11s %12s %10s %17s %8s %9s %8s %7s %s\n", "matrix", "op", "impl", "nnz(C)", "median_ms",
               "min-max", "GFLOPS", "peak_MB", "floor_ms", "speedup", "check");
   if (o.algorithms) {
@@ -512,7 +783,7 @@ int main(int argc, char** argv) {
         {"rmat16_ef8", [] { return bench::rmat(16, 8).build(); }}};
     if (o.large) graphs.push_back({"rmat18_ef8", [] { return bench::rmat(18, 8).build(); }});
     for (const auto& f : o.files)
-      graphs.push_back({f.substr(f.find_last_of('/') + 1), [f] { return io::read_graph<double>(f, io::duplicates::keep_first); }});
+      graphs.push_back({file_stem(f), [f] { return io::read_graph<double>(f, io::duplicates::keep_first); }});
     for (auto& [name, make] : graphs) {
       if (!selected(o.only, name)) continue;
       try {
@@ -528,18 +799,6 @@ int main(int argc, char** argv) {
 #endif
     return 0;
   }
-  std::vector<std::pair<std::string, std::function<Matrix<double>()>>> suite = {
-      {"lap2d_1024", [] { return bench::laplacian_2d(1024).build(); }},
-      {"stencil27_64", [] { return bench::stencil_27(64).build(); }},
-      {"blocks6_120k", [] { return bench::banded_blocks(120000, 6, 9).build(); }},
-      {"rmat16_ef8", [] { return bench::rmat(16, 8).build(); }},
-      {"uniform_2^20x8", [] { return bench::uniform_random(index_t(1) << 20, 8).build(); }},
-  };
-  if (o.large) {
-    suite.push_back({"stencil27_100", [] { return bench::stencil_27(100).build(); }});
-    suite.push_back({"rmat18_ef8", [] { return bench::rmat(18, 8).build(); }});
-  }
-  for (const auto& f : o.files) suite.push_back({f.substr(f.find_last_of('/') + 1), [f] { return io::read_graph<double>(f, io::duplicates::keep_first); }});
   for (auto& [name, make] : suite) {
     if (!selected(o.only, name)) continue;
     try {
@@ -557,6 +816,7 @@ int main(int argc, char** argv) {
   // 32-bit indices cannot hold it; its attempt is reported).
   if (o.large && o.gpu && gpu_available() && selected(o.only, "cols16_47k")) {
     try {
+      trim_pool();
       const big_product b = past_2_31(std::min(o.reps, 5));
       row base;
       base.matrix = "cols16_47k";

@@ -25,7 +25,7 @@ def main():
     out, files = sys.argv[1], sys.argv[2:]
     os.makedirs(out, exist_ok=True)
     rows = [json.loads(line) for f in files for line in open(f) if line.strip()]
-    rows = [r for r in rows if r["runs"] > 0 and r["check"] in ("ok", "reference")]
+    rows = [r for r in rows if r["runs"] > 0 and r["check"] in ("ok", "reference", "pattern-ok")]
     by = {(r["matrix"], r["op"], r["impl"]): r for r in rows}
     matrices = list(dict.fromkeys(r["matrix"] for r in rows))
 
