@@ -127,6 +127,41 @@ struct ne {
   template <class T>
   TGB_HD constexpr T operator()(T a, T b) const { return T(a != b); }
 };
+struct lt {
+  template <class T>
+  TGB_HD constexpr T operator()(T a, T b) const { return T(a < b); }
+};
+struct gt {
+  template <class T>
+  TGB_HD constexpr T operator()(T a, T b) const { return T(a > b); }
+};
+struct le {
+  template <class T>
+  TGB_HD constexpr T operator()(T a, T b) const { return T(a <= b); }
+};
+struct ge {
+  template <class T>
+  TGB_HD constexpr T operator()(T a, T b) const { return T(a >= b); }
+};
+// Division as SuiteSparse:GraphBLAS defines it where C leaves it undefined:
+// on bool it is first; an integer divided by 0 gives 0 for 0 and the type's
+// extreme of the dividend's sign otherwise; the lowest value divided by -1
+// wraps (to itself).
+struct div {
+  template <class T>
+  TGB_HD constexpr T operator()(T a, T b) const {
+    if constexpr (detail::is_bool_v<T>) {
+      return a;
+    } else if constexpr (std::is_integral_v<T>) {
+      if (b == T(0)) return a == T(0) ? T(0) : (a < T(0) ? std::numeric_limits<T>::lowest() : std::numeric_limits<T>::max());
+      if constexpr (std::is_signed_v<T>)
+        if (b == T(-1)) return static_cast<T>(detail::wrap_t<T>(0) - detail::wrap_t<T>(a));
+      return static_cast<T>(a / b);
+    } else {
+      return static_cast<T>(a / b);
+    }
+  }
+};
 
 // ---------------------------------------------------------------- unary ops
 struct identity {
@@ -377,7 +412,30 @@ template <> struct op_code<lxor> { static constexpr int value = 11; };
 template <> struct op_code<eq> { static constexpr int value = 12; };
 template <> struct op_code<ne> { static constexpr int value = 13; };
 template <> struct op_code<power> { static constexpr int value = 14; };
-inline constexpr int op_code_count = 15;
+template <> struct op_code<lt> { static constexpr int value = 15; };
+template <> struct op_code<gt> { static constexpr int value = 16; };
+template <> struct op_code<le> { static constexpr int value = 17; };
+template <> struct op_code<ge> { static constexpr int value = 18; };
+template <> struct op_code<div> { static constexpr int value = 19; };
+inline constexpr int op_code_count = 20;
+
+// The domain an element-wise operator computes in: GraphBLAS casts both
+// operands to the operator's input domain and its result to the output's
+// type. A user operator may state its domain as a member type `domain`;
+// tgb's predefined operators are polymorphic and compute in the common type
+// of the two operands (the typed operator a SuiteSparse or python-graphblas
+// user would pick for them), never in the output's type: eq on 2.0 and 7.0
+// into a bool matrix compares doubles and stores false.
+template <class Op, class TA, class TB, class = void>
+struct op_domain {
+  using type = std::common_type_t<TA, TB>;
+};
+template <class Op, class TA, class TB>
+struct op_domain<Op, TA, TB, std::void_t<typename Op::domain>> {
+  using type = typename Op::domain;
+};
+template <class Op, class TA, class TB>
+using op_domain_t = typename op_domain<Op, TA, TB>::type;
 
 struct coded_op {
   int code = 0;
@@ -398,7 +456,12 @@ struct coded_op {
       case 11: return lxor{}(a, b);
       case 12: return eq{}(a, b);
       case 13: return ne{}(a, b);
-      default: return power{}(a, b);
+      case 14: return power{}(a, b);
+      case 15: return lt{}(a, b);
+      case 16: return gt{}(a, b);
+      case 17: return le{}(a, b);
+      case 18: return ge{}(a, b);
+      default: return div{}(a, b);
     }
   }
 };

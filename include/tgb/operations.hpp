@@ -163,15 +163,18 @@ void device_finish(Matrix<TC>& C, const Mask& mask, const Accum& accum, bool rep
 template <class TC, class Mask, class Accum, class Op, class TA, class TB>
 void ewise_cuda(const char* name, bool add, Matrix<TC>& C, const Mask& mask, const Accum& accum, const Op&,
                 const Matrix<TA>& A, const Matrix<TB>& B, const descriptor& desc) {
-  if constexpr (!cuda::device_types<TC, TA, TB>) {
+  using D = op_domain_t<Op, TA, TB>;  // operands are cast to it, the result from it to TC
+  if constexpr (!cuda::device_types<TC, TA, TB> || !cuda::device_types<D>) {
     throw device_unsupported(name, "the value types must be bool, int32, int64, float or double");
   } else {
     if (op_code<Op>::value < 0) throw device_unsupported(name, "the operator must be a predefined one");
     check_device_accum(name, accum_code(accum));
     const stream_t s = current_stream();
-    device_oriented<TC, TA> a(A, desc.transpose_a, s);
-    device_oriented<TC, TB> b(B, desc.transpose_b, s);
-    device_finish(C, mask, accum, desc.replace, cuda::ewise<TC>(*a, *b, op_code<Op>::value, add, s), s);
+    device_oriented<D, TA> a(A, desc.transpose_a, s);
+    device_oriented<D, TB> b(B, desc.transpose_b, s);
+    device_tile_matrix<D> t = cuda::ewise<D>(*a, *b, op_code<Op>::value, add, s);
+    if constexpr (std::is_same_v<D, TC>) device_finish(C, mask, accum, desc.replace, std::move(t), s);
+    else device_finish(C, mask, accum, desc.replace, cuda::apply<TC, D>(t, coded_unary{}, s), s);
   }
 }
 

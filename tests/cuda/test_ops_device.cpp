@@ -126,6 +126,50 @@ TEST_CASE("device element-wise operations equal host: casts", "[cuda][ops]") {
   ops_for<bool, double>(6);
 }
 
+namespace {
+// Every predefined operator, operands of two types into a third: the device
+// must compute in the operator's domain as the host does (values 2.0 and
+// 7.0, 0.5 and 0.25 agree only once cast).
+template <class TC, class TA, class TB>
+void cast_ops(std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  auto values = [&](auto tag, index_t n) {
+    using T = decltype(tag);
+    const double pool[] = {2.0, 7.0, 0.5, 0.25, -3.0, 0.0, 1.0, -0.5, 3.0};
+    std::vector<index_t> r, c;
+    std::vector<T> v;
+    std::uniform_int_distribution<int> pick(0, 8);
+    std::bernoulli_distribution keep(0.6);
+    for (index_t i = 0; i < n; ++i)
+      for (index_t j = 0; j < n; ++j)
+        if (keep(rng)) r.push_back(i), c.push_back(j), v.push_back(static_cast<T>(pool[pick(rng)]));
+    return Matrix<T>::from_coo(n, n, r, c, v, no_duplicates);
+  };
+  const auto A = values(TA{}, 40), B = values(TB{}, 40);
+  const auto C0 = oracle::random_matrix<TC>(rng, 40, 40, 0.3);
+  auto each = [&](const auto& op, const char* name) {
+    both(rng, C0, [&](Matrix<TC>& C, const auto& mk, const auto& acc, descriptor d, backend w) {
+      ewise_add(C, mk, acc, op, on(A, w), on(B, w), d);
+    }, name);
+    both(rng, C0, [&](Matrix<TC>& C, const auto& mk, const auto& acc, descriptor d, backend w) {
+      ewise_mult(C, mk, acc, op, on(A, w), on(B, w), d);
+    }, name);
+  };
+  each(plus{}, "plus"), each(minus{}, "minus"), each(times{}, "times"), each(tgb::div{}, "div");
+  each(min{}, "min"), each(max{}, "max"), each(first{}, "first"), each(second{}, "second");
+  each(pair{}, "pair"), each(any{}, "any"), each(lor{}, "lor"), each(land{}, "land"), each(lxor{}, "lxor");
+  each(eq{}, "eq"), each(ne{}, "ne"), each(lt{}, "lt"), each(gt{}, "gt"), each(le{}, "le"), each(ge{}, "ge");
+  each(power{}, "power");
+}
+}  // namespace
+
+TEST_CASE("device element-wise operators compute in their domain, as the host does", "[cuda][ops][cast]") {
+  cast_ops<bool, double, double>(11);
+  cast_ops<std::int32_t, double, double>(12);
+  cast_ops<std::int64_t, std::int32_t, double>(13);
+  cast_ops<double, float, std::int64_t>(14);
+}
+
 TEST_CASE("device element-wise operations: what the GPU cannot run is a clear error", "[cuda][ops][errors]") {
   std::mt19937_64 rng(1);
   auto A = on(oracle::random_matrix<int>(rng, 20, 20, 0.3), backend::cuda);

@@ -236,3 +236,120 @@ TEST_CASE("element-wise, apply, select and transpose against the oracle", "[ewis
         REQUIRE(reduce(plus_monoid{}, A) == total);
       }
 }
+
+namespace {
+// Matrices whose values are fractions and integers of both signs (2.0 and
+// 7.0, 0.5 and 0.25 differ as doubles and agree once cast to bool or int).
+template <class T>
+Matrix<T> cast_operand(std::mt19937_64& rng, index_t n) {
+  const double pool[] = {2.0, 7.0, 0.5, 0.25, -3.0, 0.0, 1.0, -0.5, 3.0};
+  std::vector<index_t> r, c;
+  std::vector<T> v;
+  std::uniform_int_distribution<int> pick(0, 8);
+  std::bernoulli_distribution keep(0.6);
+  for (index_t i = 0; i < n; ++i)
+    for (index_t j = 0; j < n; ++j)
+      if (keep(rng)) {
+        r.push_back(i);
+        c.push_back(j);
+        v.push_back(static_cast<T>(pool[pick(rng)]));
+      }
+  return Matrix<T>::from_coo(n, n, r, c, v, no_duplicates);
+}
+
+// C = A .op. B (union and intersection) against the GraphBLAS rule: both
+// operands cast to the operator's domain D, the result cast to TC.
+template <class TC, class TA, class TB, class Op>
+void check_cast(std::mt19937_64& rng, const Op& op, const char* name) {
+  using D = detail::op_domain_t<Op, TA, TB>;
+  const index_t n = 20;
+  const auto A = cast_operand<TA>(rng, n);
+  const auto B = cast_operand<TB>(rng, n);
+  const auto a = oracle::to_map(A), b = oracle::to_map(B);
+  for (const bool add : {true, false}) {
+    dmap<TC> want;
+    for (const auto& [k, x] : a) {
+      const auto it = b.find(k);
+      if (it != b.end()) want[k] = static_cast<TC>(op(static_cast<D>(x), static_cast<D>(it->second)));
+      else if (add) want[k] = static_cast<TC>(x);
+    }
+    if (add)
+      for (const auto& [k, y] : b)
+        if (!a.count(k)) want[k] = static_cast<TC>(y);
+    Matrix<TC> C(n, n);
+    if (add) ewise_add(C, no_mask, no_accum, op, A, B);
+    else ewise_mult(C, no_mask, no_accum, op, A, B);
+    INFO(name << (add ? " ewise_add" : " ewise_mult"));
+    REQUIRE(oracle::diff(oracle::to_map(C), want) == "");
+  }
+}
+
+template <class TC, class TA, class TB>
+void check_cast_all_ops(std::mt19937_64& rng) {
+  check_cast<TC, TA, TB>(rng, plus{}, "plus");
+  check_cast<TC, TA, TB>(rng, minus{}, "minus");
+  check_cast<TC, TA, TB>(rng, times{}, "times");
+  check_cast<TC, TA, TB>(rng, tgb::div{}, "div");
+  check_cast<TC, TA, TB>(rng, min{}, "min");
+  check_cast<TC, TA, TB>(rng, max{}, "max");
+  check_cast<TC, TA, TB>(rng, first{}, "first");
+  check_cast<TC, TA, TB>(rng, second{}, "second");
+  check_cast<TC, TA, TB>(rng, pair{}, "pair");
+  check_cast<TC, TA, TB>(rng, any{}, "any");
+  check_cast<TC, TA, TB>(rng, lor{}, "lor");
+  check_cast<TC, TA, TB>(rng, land{}, "land");
+  check_cast<TC, TA, TB>(rng, lxor{}, "lxor");
+  check_cast<TC, TA, TB>(rng, eq{}, "eq");
+  check_cast<TC, TA, TB>(rng, ne{}, "ne");
+  check_cast<TC, TA, TB>(rng, lt{}, "lt");
+  check_cast<TC, TA, TB>(rng, gt{}, "gt");
+  check_cast<TC, TA, TB>(rng, le{}, "le");
+  check_cast<TC, TA, TB>(rng, ge{}, "ge");
+  check_cast<TC, TA, TB>(rng, power{}, "power");
+}
+
+// A user operator that states its domain: operands are cast to int first.
+struct int_eq {
+  using domain = int;
+  template <class T>
+  constexpr T operator()(T a, T b) const { return T(a == b); }
+};
+}  // namespace
+
+TEST_CASE("element-wise operators compute in their domain, not in the output's type", "[ewise][cast]") {
+  // The case that broke a connected-components program: eq on 2.0 and 7.0
+  // into a bool matrix must compare the doubles.
+  const auto A = Matrix<double>::from_coo(1, 2, std::vector<index_t>{0, 0}, std::vector<index_t>{0, 1},
+                                          std::vector<double>{2.0, 0.5}, no_duplicates);
+  const auto B = Matrix<double>::from_coo(1, 2, std::vector<index_t>{0, 0}, std::vector<index_t>{0, 1},
+                                          std::vector<double>{7.0, 0.5}, no_duplicates);
+  Matrix<bool> E(1, 2);
+  ewise_mult(E, no_mask, no_accum, eq{}, A, B);
+  CHECK(E.get(0, 0) == std::optional<bool>(false));
+  CHECK(E.get(0, 1) == std::optional<bool>(true));
+  Matrix<int> Q(1, 2);
+  ewise_mult(Q, no_mask, no_accum, tgb::div{}, A, B);  // 2/7 and 1 in double, then cast: 0 and 1
+  CHECK(Q.get(0, 0) == std::optional<int>(0));
+  CHECK(Q.get(0, 1) == std::optional<int>(1));
+  Matrix<bool> U(1, 2);
+  ewise_mult(U, no_mask, no_accum, int_eq{}, A, B);  // int(0.5) == int(0.5), int(2) != int(7)
+  CHECK(U.get(0, 0) == std::optional<bool>(false));
+  CHECK(U.get(0, 1) == std::optional<bool>(true));
+  std::mt19937_64 rng(2024);
+  check_cast_all_ops<bool, double, double>(rng);
+  check_cast_all_ops<int, double, double>(rng);
+  check_cast_all_ops<std::int64_t, int, double>(rng);
+  check_cast_all_ops<float, bool, int>(rng);
+  check_cast_all_ops<double, float, std::int64_t>(rng);
+}
+
+TEST_CASE("integer division follows GraphBLAS where C leaves it undefined", "[ewise][hand]") {
+  CHECK(tgb::div{}(7, 2) == 3);
+  CHECK(tgb::div{}(-7, 2) == -3);
+  CHECK(tgb::div{}(5, 0) == std::numeric_limits<int>::max());
+  CHECK(tgb::div{}(-5, 0) == std::numeric_limits<int>::lowest());
+  CHECK(tgb::div{}(0, 0) == 0);
+  CHECK(tgb::div{}(std::numeric_limits<int>::lowest(), -1) == std::numeric_limits<int>::lowest());
+  CHECK(tgb::div{}(true, false) == true);
+  CHECK(tgb::div{}(1.0, 4.0) == 0.25);
+}

@@ -75,7 +75,8 @@ TGB_HD inline void intersect_bits(const row_bits* a, const row_bits* b, row_bits
 
 // Values of an element-wise operation, row r, in out's bit order: op(a, b)
 // where both are stored, the single stored operand (cast) otherwise (union
-// only). Both operands are cast to TC first.
+// only). Both operands are cast to the operator's domain (op_domain_t), the
+// result to TC.
 template <class TC, class TA, class TB, class Op>
 TGB_HD inline void ewise_row_values(const tile_ref_t<TA>& a, const tile_ref_t<TB>& b, int r, const Op& op,
                                     row_bits out_bits, TC* out_row) {
@@ -87,7 +88,8 @@ TGB_HD inline void ewise_row_values(const tile_ref_t<TA>& a, const tile_ref_t<TB
     bool has_a = false, has_b = false;
     const TA av = a.at(r, j, has_a);
     const TB bv = b.at(r, j, has_b);
-    if (has_a && has_b) out_row[n++] = static_cast<TC>(op(static_cast<TC>(av), static_cast<TC>(bv)));
+    using D = op_domain_t<Op, TA, TB>;
+    if (has_a && has_b) out_row[n++] = static_cast<TC>(op(static_cast<D>(av), static_cast<D>(bv)));
     else if (has_a) out_row[n++] = static_cast<TC>(av);
     else out_row[n++] = static_cast<TC>(bv);
   }
