@@ -212,7 +212,8 @@ raw_entries parse_mm(line_reader& lr, pending_line pl, const settings& st) {
   // Keywords are case-insensitive, the banner's too, as most readers take them.
   if (nt < 1 || lower(tb[0], te[0]) != "%%matrixmarket")
     lr.fail("the first line must be the banner '%%MatrixMarket matrix FORMAT FIELD SYMMETRY', not '" +
-            token_str(b, e) + "'");
+            token_str(b, e) + "' (a file that starts with '%' is read as Matrix Market; read_edge_list takes an "
+            "edge list with a '%' comment first)");
   if (nt != 5) lr.fail("the header must read '%%MatrixMarket matrix FORMAT FIELD SYMMETRY'");
   const std::string object = lower(tb[1], te[1]), format = lower(tb[2], te[2]), field = lower(tb[3], te[3]),
                     sym = lower(tb[4], te[4]);

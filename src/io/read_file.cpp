@@ -258,7 +258,8 @@ void line_reader::check(const char* b, const char* e) const {
   if (static_cast<std::size_t>(e - b) > max_line_length)
     fail("the line is longer than " + std::to_string(max_line_length >> 20) +
          " MiB; this is not Matrix Market or edge-list text");
-  if (std::memchr(b, '\0', static_cast<std::size_t>(e - b)))
+  // Text read in chunks was searched for NUL bytes as it arrived (fill()).
+  if (!src_ && std::memchr(b, '\0', static_cast<std::size_t>(e - b)))
     fail("a NUL byte; this is binary data, not Matrix Market or edge-list text");
 }
 
