@@ -356,7 +356,7 @@ TEST_CASE("invalid files, empty input and folders exit 2 naming the file", "[cli
   std::remove(low.c_str());
 }
 
-TEST_CASE("--max-memory bounds reading and computing", "[cli][limits]") {
+TEST_CASE("the memory budget (--max-memory) bounds reading and computing", "[cli][limits]") {
   const std::string k = data("karate.mtx"), b = data("bcsstk13.mtx");
   const result tiny = run("info " + k + " --max-memory 1K");
   CHECK(tiny.status == 2);
