@@ -1,7 +1,13 @@
 // tgb command line: `info`, the option parsing of `mxm`, and helpers.
 #include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <iostream>
+#include <memory_resource>
 #include <sstream>
 
 #include "cli.hpp"
@@ -23,6 +29,84 @@ const std::vector<std::string>& operator_names() {
                                               "pair", "any",   "lor",   "land", "lxor", "eq",    "ne",
                                               "pow"};
   return names;
+}
+
+namespace {
+
+// The command line's one budget: every host allocation through tgb's host
+// memory resource (matrix storage, the readers' arrays) is counted against it.
+class budget_resource final : public std::pmr::memory_resource {
+ public:
+  std::atomic<std::size_t> limit{0}, used{0};
+  std::atomic<bool> refused{false};
+
+ private:
+  void* do_allocate(std::size_t bytes, std::size_t align) override {
+    const std::size_t now = used.fetch_add(bytes) + bytes;
+    const std::size_t lim = limit.load();
+    if (lim && (now > lim || now < bytes)) {
+      used.fetch_sub(bytes);
+      refused = true;
+      throw std::bad_alloc();
+    }
+    try {
+      return std::pmr::new_delete_resource()->allocate(bytes, align);
+    } catch (...) {
+      used.fetch_sub(bytes);
+      throw;
+    }
+  }
+  void do_deallocate(void* p, std::size_t bytes, std::size_t align) override {
+    std::pmr::new_delete_resource()->deallocate(p, bytes, align);
+    used.fetch_sub(bytes);
+  }
+  bool do_is_equal(const std::pmr::memory_resource& o) const noexcept override { return this == &o; }
+};
+
+budget_resource g_budget;
+
+}  // namespace
+
+std::size_t parse_memory_size(const std::string& cmd, const std::string& v) {
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long long n = std::strtoull(v.c_str(), &end, 10);
+  std::string unit = end ? end : "";
+  for (char& c : unit) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  int shift = -1;
+  if (unit.empty() || unit == "B") shift = 0;
+  else if (unit == "K" || unit == "KB" || unit == "KIB") shift = 10;
+  else if (unit == "M" || unit == "MB" || unit == "MIB") shift = 20;
+  else if (unit == "G" || unit == "GB" || unit == "GIB") shift = 30;
+  else if (unit == "T" || unit == "TB" || unit == "TIB") shift = 40;
+  if (v.empty() || !std::isdigit(static_cast<unsigned char>(v[0])) || errno || shift < 0 || n == 0 ||
+      n > (~0ull >> shift))
+    throw usage_error(cmd + ": --max-memory takes a size such as 4G, 512M or 1000000 (bytes), not '" + v + "'");
+  return static_cast<std::size_t>(n << shift);
+}
+
+std::size_t apply_memory_budget(std::size_t bytes) {
+  const std::size_t limit = bytes ? bytes : host_allocation_limit();
+  g_budget.limit = limit;
+  set_host_memory_resource(&g_budget);
+  // One array can be no larger than the whole budget.
+  if (bytes && (host_allocation_limit() == 0 || bytes < host_allocation_limit())) set_host_allocation_limit(bytes);
+  return limit;
+}
+
+std::string memory_budget_note() {
+  if (!g_budget.refused) return "";
+  return " (the memory budget of " + std::to_string(g_budget.limit.load()) + " bytes was reached; see --max-memory)";
+}
+
+void finish_stdout() {
+  errno = 0;
+  std::cout.flush();
+  const bool failed = !std::cout || std::fflush(stdout) != 0 || std::ferror(stdout);
+  if (failed) {
+    const int err = errno;
+    throw io_error(std::string("<stdout>: write failed") + (err ? std::string(": ") + std::strerror(err) : ""));
+  }
 }
 
 double median(std::vector<double> v) {
@@ -48,14 +132,21 @@ std::string json_escape(const std::string& s) {
 int cmd_info(const std::vector<std::string>& args) {
   std::string file;
   bool json = false;
-  for (const auto& a : args) {
+  std::size_t max_memory = 0;
+  for (std::size_t k = 0; k < args.size(); ++k) {
+    const std::string& a = args[k];
     if (a == "--json") json = true;
-    else if (!a.empty() && a[0] == '-') throw usage_error("tgb info: unknown option '" + a + "'");
+    else if (a == "--max-memory") {
+      if (k + 1 >= args.size()) throw usage_error("tgb info: --max-memory needs a value");
+      max_memory = parse_memory_size("tgb info", args[++k]);
+    } else if (!a.empty() && a[0] == '-') throw usage_error("tgb info: unknown option '" + a + "'");
     else if (file.empty()) file = a;
     else throw usage_error("tgb info: takes one file");
   }
   if (file.empty()) throw usage_error("tgb info: no file given");
-  const Matrix<double> A = io::read_graph<double>(file);
+  io::read_options ro;
+  ro.max_memory = apply_memory_budget(max_memory);
+  const Matrix<double> A = io::read_graph<double>(file, ro);
   // Histogram of entries per tile in powers of two: 1, 2-3, 4-7, ..., 128-255, 256.
   const auto& p = A.tiles().pat;
   std::vector<offset_t> hist(10, 0);
@@ -93,6 +184,7 @@ int cmd_info(const std::vector<std::string>& args) {
       std::cout << line;
     }
   }
+  finish_stdout();
   return 0;
 }
 
@@ -118,6 +210,7 @@ int cmd_mxm(const std::vector<std::string>& args) {
     else if (a == "--transpose-b") o.transpose_b = true;
     else if (a == "--backend") o.backend = value();
     else if (a == "--json") o.json = true;
+    else if (a == "--max-memory") o.max_memory = parse_memory_size("tgb mxm", value());
     else if (a == "--repeat") {
       const std::string v = value();
       char* end = nullptr;
@@ -150,6 +243,7 @@ int cmd_mxm(const std::vector<std::string>& args) {
       throw usage_error("tgb mxm: unknown semiring '" + o.semiring + "' (one of: " + all + ")");
     }
   }
+  o.max_memory = apply_memory_budget(o.max_memory);
   if (o.type == "bool") return run_mxm_bool(o);
   if (o.type == "int32") return run_mxm_int32(o);
   if (o.type == "int64") return run_mxm_int64(o);

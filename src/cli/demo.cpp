@@ -184,6 +184,7 @@ int cmd_demo(const std::vector<std::string>& args) {
     return 2;
   }
   std::cout << "All results match the known answers.\n";
+  finish_stdout();
   return 0;
 }
 

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <sstream>
 
 #include "cli.hpp"
@@ -21,6 +22,7 @@ struct graph_args {
   std::vector<std::string> sources;
   double inflation = 2.0, prune = 1e-4;
   long max_iter = 100, select = 1100, recover = 1400;
+  std::size_t max_memory = 0;  // the budget in bytes, after parse()
 };
 
 double number(const std::string& cmd, const std::string& opt, const std::string& v, double lo, double hi) {
@@ -69,6 +71,7 @@ graph_args parse(const std::string& cmd, const std::vector<std::string>& args) {
     else if (a == "-S" && cmd == "mcl") g.select = integer(cmd, a, value(), 1, 1000000000);
     else if (a == "-R" && cmd == "mcl") g.recover = integer(cmd, a, value(), 0, 1000000000);
     else if (a == "--quiet" && cmd == "mcl") g.quiet = true;
+    else if (a == "--max-memory") g.max_memory = parse_memory_size("tgb " + cmd, value());
     else if (!a.empty() && a[0] == '-') throw usage_error("tgb " + cmd + ": unknown option '" + a + "'");
     else if (g.file.empty()) g.file = a;
     else throw usage_error("tgb " + cmd + ": takes one graph file");
@@ -76,6 +79,7 @@ graph_args parse(const std::string& cmd, const std::vector<std::string>& args) {
   if (g.file.empty()) throw usage_error("tgb " + cmd + ": no graph file given");
   if (g.backend != "auto" && g.backend != "host" && g.backend != "cuda")
     throw usage_error("tgb " + cmd + ": --backend must be auto, host or cuda");
+  g.max_memory = apply_memory_budget(g.max_memory);
   return g;
 }
 
@@ -91,7 +95,10 @@ backend choose(const graph_args& g) {
 // The graph, duplicates merged, on the chosen backend.
 template <class T>
 Matrix<T> load(const graph_args& g, backend where) {
-  Matrix<T> A = io::read_graph<T>(g.file, io::duplicates::keep_first);
+  io::read_options ro;
+  ro.dup = io::duplicates::keep_first;
+  ro.max_memory = g.max_memory;
+  Matrix<T> A = io::read_graph<T>(g.file, ro);
   if (A.nrows() != A.ncols())
     throw dimension_mismatch(g.file + ": a graph needs a square matrix, this one is " + std::to_string(A.nrows()) +
                              " x " + std::to_string(A.ncols()));
@@ -104,19 +111,19 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-// Output to -o FILE or to stdout.
+// Output to -o FILE (written aside and renamed when complete, so that a
+// killed or failed run leaves no partial file) or to stdout.
 struct sink {
-  std::ofstream file;
+  std::unique_ptr<io::detail::atomic_output> file;
   std::ostream* os = &std::cout;
   explicit sink(const std::string& path) {
     if (path.empty() || path == "-") return;
-    file.open(path);
-    if (!file) throw io_error(path + ": cannot open for writing");
-    os = &file;
+    file = std::make_unique<io::detail::atomic_output>(path);
+    os = &file->stream();
   }
-  void done(const std::string& path) {
-    os->flush();
-    if (!*os) throw io_error((path.empty() ? std::string("stdout") : path) + ": write failed");
+  void done() {
+    if (file) file->commit();
+    finish_stdout();
   }
 };
 
@@ -127,7 +134,7 @@ int cmd_tc(const std::vector<std::string>& args) {
   const backend where = choose(g);
   const Matrix<bool> A = load<bool>(g, where);
   const auto t0 = std::chrono::steady_clock::now();
-  const std::int64_t n = triangle_count(A);
+  const std::int64_t n = in_context("tgb tc: counting the triangles of " + g.file, [&] { return triangle_count(A); });
   const double s = seconds_since(t0);
   if (g.json)
     std::cout << "{\"command\":\"tc\",\"file\":\"" << json_escape(g.file) << "\",\"backend\":\"" << backend_name(where)
@@ -135,6 +142,7 @@ int cmd_tc(const std::vector<std::string>& args) {
               << ",\"seconds\":" << s << "}\n";
   else
     std::cout << "triangles: " << n << "\n";
+  finish_stdout();
   return 0;
 }
 
@@ -148,7 +156,8 @@ int cmd_bfs(const std::vector<std::string>& args) {
   msbfs_options opt;
   opt.symmetrize = g.undirected;
   const auto t0 = std::chrono::steady_clock::now();
-  const Matrix<std::int64_t> V = msbfs(A, src, opt);
+  const Matrix<std::int64_t> V =
+      in_context("tgb bfs: searching " + g.file, [&] { return msbfs(A, src, opt); });
   const double s = seconds_since(t0);
   const std::vector<std::int64_t> lv = dense_levels(V);
   const std::size_t n = static_cast<std::size_t>(A.nrows()), k = src.size();
@@ -174,7 +183,10 @@ int cmd_bfs(const std::vector<std::string>& args) {
       std::cout << "]";
     }
     std::cout << "}\n";
-    if (g.out.empty()) return 0;
+    if (g.out.empty()) {
+      finish_stdout();
+      return 0;
+    }
   }
   std::string line;
   for (std::size_t v = 0; v < n; ++v) {
@@ -186,7 +198,7 @@ int cmd_bfs(const std::vector<std::string>& args) {
     line += '\n';
     *out.os << line;
   }
-  out.done(g.out);
+  out.done();
   return 0;
 }
 
@@ -216,7 +228,7 @@ int cmd_mcl(const std::vector<std::string>& args) {
       std::cerr << buf;
     };
   }
-  const mcl_result r = markov_clustering(A, p);
+  const mcl_result r = in_context("tgb mcl: clustering " + g.file, [&] { return markov_clustering(A, p); });
   if (!g.quiet)
     std::cerr << "tgb mcl: " << r.clusters.size() << " clusters after " << r.iterations << " iterations"
               << (r.converged ? "" : " (not converged: --max-iter reached)") << "\n";
@@ -231,7 +243,7 @@ int cmd_mcl(const std::vector<std::string>& args) {
     line += '\n';
     *out.os << line;
   }
-  out.done(g.out);
+  out.done();
   return 0;
 }
 

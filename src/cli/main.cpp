@@ -31,6 +31,8 @@ const char* kUsage =
     "  demo [--data DIR]                      the algorithms and products on bundled real graphs\n"
     "GRAPH is Matrix Market or an edge list (0-based 'src dst [weight]', optionally .gz);\n"
     "B is auto (the GPU when there is one), host or cuda.\n"
+    "info, mxm, tc, bfs and mcl take --max-memory SIZE (4G, 512M, bytes): the budget for all\n"
+    "host memory, reads included (default: physical memory).\n"
     "  help                                   this text\n";
 
 std::string one_line(std::string s) {
@@ -63,11 +65,14 @@ int main(int argc, char** argv) {
   } catch (const tgb::cli::usage_error& e) {
     std::cerr << "tgb: usage error: " << one_line(e.what()) << "\n";
     return 1;
+  } catch (const tgb::out_of_memory& e) {
+    std::cerr << "tgb: error: " << one_line(e.what()) << tgb::cli::memory_budget_note() << "\n";
+    return 2;
   } catch (const tgb::error& e) {
     std::cerr << "tgb: error: " << one_line(e.what()) << "\n";
     return 2;
   } catch (const std::bad_alloc&) {
-    std::cerr << "tgb: error: out of memory\n";
+    std::cerr << "tgb: error: out of memory" << tgb::cli::memory_budget_note() << "\n";
     return 2;
   } catch (const std::exception& e) {
     std::cerr << "tgb: error: " << one_line(e.what()) << "\n";

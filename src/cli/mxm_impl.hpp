@@ -47,14 +47,16 @@ int run_mxm(const mxm_options& o) {
     if (cuda_device_count() == 0) throw not_implemented("--backend cuda: " + cuda_device_description());
     where = backend::cuda;
   }
-  Matrix<T> A = io::read_graph<T>(o.a);
-  Matrix<T> B = io::read_graph<T>(o.b);
+  io::read_options ro;
+  ro.max_memory = o.max_memory;
+  Matrix<T> A = io::read_graph<T>(o.a, ro);
+  Matrix<T> B = io::read_graph<T>(o.b, ro);
   const index_t m = o.transpose_a ? A.ncols() : A.nrows();
   const index_t n = o.transpose_b ? B.nrows() : B.ncols();
-  Matrix<T> C0 = o.init.empty() ? Matrix<T>(m, n) : io::read_graph<T>(o.init);
+  Matrix<T> C0 = o.init.empty() ? Matrix<T>(m, n) : io::read_graph<T>(o.init, ro);
   // No mask is the complement of an empty structural mask: it admits every
   // position, so one instantiation covers both.
-  Matrix<double> M = o.mask.empty() ? Matrix<double>(C0.nrows(), C0.ncols()) : io::read_graph<double>(o.mask);
+  Matrix<double> M = o.mask.empty() ? Matrix<double>(C0.nrows(), C0.ncols()) : io::read_graph<double>(o.mask, ro);
   // Inputs move to the GPU once, before timing; C comes back after.
   A.to(where), B.to(where), C0.to(where), M.to(where);
   mask_view<Matrix<double>> view{&M, o.mask.empty() || o.structure, o.mask.empty() || o.complement};
@@ -71,7 +73,8 @@ int run_mxm(const mxm_options& o) {
 
   Matrix<T> C = C0;
   std::vector<double> times_ms;
-  with_semiring(o.semiring, [&](const auto& sr) {
+  in_context("tgb mxm: computing C = A*B (" + o.a + " times " + o.b + ", " + o.semiring + ", " + o.type + ")",
+             [&] { with_semiring(o.semiring, [&](const auto& sr) {
     for (int rep = 0; rep < o.repeat; ++rep) {
       C = C0;
       if (where == backend::cuda) cuda_synchronize();
@@ -82,13 +85,14 @@ int run_mxm(const mxm_options& o) {
       const auto t1 = std::chrono::steady_clock::now();
       times_ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
     }
-  });
+  }); });
 
   C.to(backend::host);
+  // To a file: written aside and renamed, so that a killed or failed run
+  // leaves no partial C under its name.
   if (o.out.empty()) {
     io::write_matrix_market(std::cout, C);
-    std::cout.flush();
-    if (!std::cout) throw io_error("<stdout>: write failed");
+    finish_stdout();
   } else {
     io::write_matrix_market(o.out, C);
   }
@@ -109,6 +113,7 @@ int run_mxm(const mxm_options& o) {
               << ": C is " << C.nrows() << " x " << C.ncols() << ", " << C.nvals() << " entries in "
               << C.ntiles() << " tiles; median " << med << " ms of " << o.repeat << "\n";
   }
+  finish_stdout();
   return 0;
 }
 

@@ -1,8 +1,12 @@
 // The tgb command line: exit statuses, one-line errors, output that reads
 // back exactly, and results equal to the library's.
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <random>
@@ -288,4 +292,137 @@ TEST_CASE("mcl writes clusters largest first with progress on stderr", "[cli][al
   CHECK(run("mcl " + data("karate.mtx") + " -I -1").status == 1);
   CHECK(run("mcl " + data("karate.mtx") + " --prune abc").status == 1);
   CHECK(run("mcl /nonexistent.mtx").status == 2);
+}
+
+TEST_CASE("every write is checked, stdout included", "[cli][errors][write]") {
+  if (access("/dev/full", W_OK) != 0) return;  // no full device here
+  const std::string k = data("karate.mtx");
+  for (const std::string& args :
+       {"info " + k, "info --json " + k, "tc " + k, "tc --json " + k, "bfs " + k + " --sources 0",
+        "bfs " + k + " --sources 0 --json", "mcl --quiet " + k, "mxm " + k + " " + k,
+        "mxm " + k + " " + k + " -o /tmp/tgb_cli_unused.mtx --json"}) {
+    INFO("tgb " << args << " > /dev/full");
+    const result r = run(args + " > /dev/full");
+    CHECK(r.status == 2);
+    CHECK(lines(r.err) == 1);
+    CHECK(r.err.find("write failed") != std::string::npos);
+  }
+  std::remove("/tmp/tgb_cli_unused.mtx");
+  // -o to a full device: the file's write error, not exit 0.
+  const result o = run("bfs " + k + " --sources 0 -o /dev/full");
+  CHECK(o.status == 2);
+  CHECK(o.err.find("/dev/full") != std::string::npos);
+}
+
+TEST_CASE("invalid files, empty input and folders exit 2 naming the file", "[cli][errors][corpus]") {
+  const std::string dir = std::string(TGB_TEST_DATA_DIR) + "/invalid";
+  std::istringstream listing(slurp(dir + "/EXPECTED.txt"));
+  std::string line;
+  int n = 0;
+  while (std::getline(listing, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    const std::string name = line.substr(0, line.find(' '));
+    INFO(name);
+    for (const std::string cmd : {"info ", "tc "}) {
+      // The graph commands merge duplicate edges on purpose.
+      if (cmd == "tc " && name.rfind("duplicate", 0) == 0) continue;
+      const result r = run(cmd + dir + "/" + name);
+      CHECK(r.status == 2);
+      CHECK(lines(r.err) == 1);
+      CHECK(r.err.find(name) != std::string::npos);
+      CHECK(r.out.empty());
+    }
+    ++n;
+  }
+  CHECK(n >= 10);
+  // An empty file used to be a 0 x 0 graph with "triangles: 0".
+  const result e = run("tc /dev/null");
+  CHECK(e.status == 2);
+  CHECK(e.err.find("no data") != std::string::npos);
+  CHECK(e.out.empty());
+  const result z = run("info /dev/zero");
+  CHECK(z.status == 2);
+  CHECK(z.err.find("NUL byte") != std::string::npos);
+  const result f = run("info " + std::string(TGB_TEST_DATA_DIR));
+  CHECK(f.status == 2);
+  CHECK(f.err.find("is a folder") != std::string::npos);
+  CHECK(f.err.find("basic_string") == std::string::npos);
+  // The issue's lower-case banner: Matrix Market, 4 x 4 with 2 entries.
+  const std::string low = write_temp("/tmp/tgb_cli_lower.mtx", "%%matrixmarket matrix coordinate real general\n4 4 2\n1 2 7\n3 1 9\n");
+  const result l = run("info " + low);
+  CHECK(l.status == 0);
+  CHECK(l.out.find("rows:            4\n") != std::string::npos);
+  CHECK(l.out.find("stored entries:  2\n") != std::string::npos);
+  std::remove(low.c_str());
+}
+
+TEST_CASE("the memory budget (--max-memory) bounds reading and computing", "[cli][limits]") {
+  const std::string k = data("karate.mtx"), b = data("bcsstk13.mtx");
+  const result tiny = run("info " + k + " --max-memory 1K");
+  CHECK(tiny.status == 2);
+  CHECK(lines(tiny.err) == 1);
+  CHECK(tiny.err.find("karate.mtx:24:") != std::string::npos);  // the size line
+  CHECK(tiny.err.find("memory limit") != std::string::npos);
+  CHECK(run("tc " + k + " --max-memory 1G").out == "triangles: 45\n");
+  // Enough to read bcsstk13 but not to square it: the error names the operation.
+  const result mx = run("mxm " + b + " " + b + " --max-memory 9M");
+  CHECK(mx.status == 2);
+  CHECK(lines(mx.err) == 1);
+  CHECK(mx.err.find("computing C = A*B") != std::string::npos);
+  CHECK(mx.err.find("--max-memory") != std::string::npos);
+  CHECK(mx.out.empty());
+  for (const char* bad : {"x", "0", "12Q", "-5", ""})
+    CHECK(run("info " + k + " --max-memory '" + bad + "'").status == 1);
+  CHECK(run("info " + k + " --max-memory").status == 1);
+}
+
+TEST_CASE("a killed mxm -o leaves the old file or the whole new one", "[cli][atomic]") {
+  char dir_name[] = "/tmp/tgb_cli_kill_XXXXXX";
+  REQUIRE(mkdtemp(dir_name) != nullptr);
+  const std::string dir = dir_name, out = dir + "/C.mtx", old_text = "%%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 5\n";
+  write_temp(out, old_text);
+  auto temps = [&] {
+    std::vector<std::string> t;
+    if (DIR* d = opendir(dir.c_str())) {
+      while (dirent* e = readdir(d))
+        if (std::string(e->d_name).rfind(".C.mtx.tgb-tmp-", 0) == 0) t.push_back(dir + "/" + e->d_name);
+      closedir(d);
+    }
+    return t;
+  };
+  const std::string b = data("bcsstk13.mtx");  // C has 396773 entries, about 11 MB of text
+  const pid_t child = fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    const int devnull = open("/dev/null", O_WRONLY);
+    dup2(devnull, 1);
+    dup2(devnull, 2);
+    execl(TGB_CLI_PATH, TGB_CLI_PATH, "mxm", b.c_str(), b.c_str(), "--backend", "host", "-o", out.c_str(),
+          static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  // Kill it while the result is being written; until then the old file stays.
+  bool saw_temp = false, partial = false;
+  int status = 0;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (!temps().empty()) {
+      saw_temp = true;
+      kill(child, SIGKILL);
+      break;
+    }
+    const std::string now = slurp(out);
+    if (now != old_text && now.size() < 1000000) partial = true;  // neither the old nor a whole C
+    if (waitpid(child, &status, WNOHANG) == child) break;
+    usleep(500);
+  }
+  if (!saw_temp) kill(child, SIGKILL);
+  waitpid(child, &status, 0);
+  CHECK(saw_temp);
+  CHECK_FALSE(partial);
+  const std::string after = slurp(out);
+  if (after != old_text) CHECK(io::read_matrix_market<double>(out).nvals() == 396773);
+  for (const auto& t : temps()) std::remove(t.c_str());
+  std::remove(out.c_str());
+  rmdir(dir.c_str());
 }

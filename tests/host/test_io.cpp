@@ -172,7 +172,7 @@ TEST_CASE("malformed Matrix Market input fails with file, line and reason", "[io
                          {"diagonal"});
   expect_error<io_error>([] { mm("%%MatrixMarket matrix array pattern general\n1 1\n"); }, {"array", "pattern"});
   expect_error<io_error>([] { mm("%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n1 1 2\n"); },
-                         {"t.mtx", "duplicate", "(0, 0)"});
+                         {"t.mtx:4:", "duplicate entry (1, 1)", "line 3"});
   expect_error<io_error>([] { mm("%%MatrixMarket matrix coordinate real general\n-2 2 0\n"); }, {"negative"});
 }
 
