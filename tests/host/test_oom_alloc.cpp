@@ -197,4 +197,9 @@ TEST_CASE("every allocation of the process fails in turn: operations throw out_o
   bool same = true;
   CHECK(sweep_all("triangle_count", C0, [&](Matrix<double>&) { same = same && triangle_count(A) == triangles; }) > 0);
   CHECK(same);
+  std::ostringstream mm;
+  io::write_matrix_market(mm, A);
+  const std::string text = mm.str();
+  CHECK(sweep_all("Matrix Market read", C0, [&](Matrix<double>& C) { C = io::parse_matrix_market<double>(text); }) >
+        0);
 }

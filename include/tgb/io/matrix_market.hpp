@@ -157,8 +157,12 @@ Matrix<T> build(const raw_entries& raw, const text_ref& src, const std::string& 
 
 template <class T>
 Matrix<T> read_as(const text_ref& src, const std::string& name, file_format format, const read_options& opt) {
-  const raw_entries raw = read_entries(src, name, format, target_of<T>(), sizeof(T), opt.max_memory);
-  return build<T>(raw, src, name, opt.dup);
+  try {
+    const raw_entries raw = read_entries(src, name, format, target_of<T>(), sizeof(T), opt.max_memory);
+    return build<T>(raw, src, name, opt.dup);
+  } catch (const std::bad_alloc&) {  // what the steps above could not name (their own messages, say)
+    throw out_of_memory(name + ": out of memory while reading");
+  }
 }
 
 // A file written under a temporary name in the same folder and renamed over
