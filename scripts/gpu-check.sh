@@ -51,19 +51,33 @@ fi
 fi
 
 rc_san=0
+# The cases the sanitizers run: small inputs that reach every path (the
+# tile routines, residence and memory, and the [sanitize] cases of mxm, the
+# row path, element-wise operations, conversion). TGB_SANITIZE_CASES overrides.
+san_cases=${TGB_SANITIZE_CASES:-[tile],[sanitize],[residence],[memory],[cast]}
 if ! want sanitize; then
   :
 elif command -v compute-sanitizer >/dev/null; then
+  # Which kernels the sanitizer cases reach: the kernels built into the test
+  # binary against the first launch of each that ncu sees in the same cases.
+  if command -v ncu >/dev/null && command -v cuobjdump >/dev/null; then
+    cuobjdump -symbols "$build/tests/tgb_tests_cuda" 2>/dev/null | awk '/STO_ENTRY/{print $NF}' | sort -u \
+      >"$out/kernels-built.txt"
+    timeout 300 ncu --kernel-id ::regex:.:1 --print-kernel-base mangled --metrics gpu__time_duration.sum --csv \
+      --log-file "$out/kernels-launched.csv" "$build/tests/tgb_tests_cuda" "$san_cases" >/dev/null 2>&1
+    say "$(python3 scripts/kernel-coverage.py "$out/kernels-built.txt" "$out/kernels-launched.csv" 2>&1 | tee "$out/kernel-coverage.txt" | head -1)"
+  fi
   for tool in ${TGB_SANITIZERS:-memcheck racecheck synccheck initcheck}; do
     echo "=== compute-sanitizer --tool $tool" >>"$out/sanitizer.log"
     # The sanitizers slow kernels down by orders of magnitude: they run the
     # tile-routine, residence, memory and small mxm cases.
+    t_san=$(date +%s)
     timeout 300 compute-sanitizer --tool "$tool" --error-exitcode 99 "$build/tests/tgb_tests_cuda" \
-      "[tile],[sanitize],[residence],[memory]" >"$out/san.tmp" 2>&1
+      "$san_cases" >"$out/san.tmp" 2>&1
     rc=$?
     cat "$out/san.tmp" >>"$out/sanitizer.log"
     [ $rc -eq 0 ] || rc_san=1
-    say "compute-sanitizer $tool: rc=$rc, $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/san.tmp" | tail -1)"
+    say "compute-sanitizer $tool: rc=$rc in $(( $(date +%s) - t_san )) s, $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/san.tmp" | tail -1)"
     rm -f "$out/san.tmp"
   done
 else
