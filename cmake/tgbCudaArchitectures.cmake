@@ -84,6 +84,12 @@ function(tgb_portable_cuda_architectures out)
 endfunction()
 
 function(tgb_default_cuda_architectures)
+  if(DEFINED CMAKE_CUDA_ARCHITECTURES AND DEFINED TGB_CUDA_ARCHITECTURES_CHOSEN
+     AND CMAKE_CUDA_ARCHITECTURES STREQUAL TGB_CUDA_ARCHITECTURES_CHOSEN)
+    # Configuring again: the default chosen the first time.
+    set(TGB_CUDA_ARCHITECTURES_ORIGIN ${TGB_CUDA_ARCHITECTURES_CHOSEN_ORIGIN} PARENT_SCOPE)
+    return()
+  endif()
   if(DEFINED CMAKE_CUDA_ARCHITECTURES OR DEFINED ENV{CUDAARCHS})
     set(TGB_CUDA_ARCHITECTURES_ORIGIN user PARENT_SCOPE)
     return()
@@ -110,18 +116,22 @@ function(tgb_default_cuda_architectures)
   endif()
   if(native AND NOT unsupported)
     list(REMOVE_DUPLICATES native)
+    set(TGB_CUDA_ARCHITECTURES_CHOSEN "${native}" CACHE INTERNAL "")
     set(CMAKE_CUDA_ARCHITECTURES "${native}" CACHE STRING
         "CUDA architectures (tgb default: the GPUs of the configuring machine)")
     set(TGB_CUDA_ARCHITECTURES_ORIGIN native PARENT_SCOPE)
+    set(TGB_CUDA_ARCHITECTURES_CHOSEN_ORIGIN native CACHE INTERNAL "")
   else()
     if(unsupported)
       message(WARNING "tgb: this machine's GPU (${unsupported}) is not among the architectures this nvcc "
                       "supports; building the portable list instead")
     endif()
     tgb_portable_cuda_architectures(portable)
+    set(TGB_CUDA_ARCHITECTURES_CHOSEN "${portable}" CACHE INTERNAL "")
     set(CMAKE_CUDA_ARCHITECTURES "${portable}" CACHE STRING
         "CUDA architectures (tgb default: every family this nvcc supports, PTX of the newest)")
     set(TGB_CUDA_ARCHITECTURES_ORIGIN portable PARENT_SCOPE)
+    set(TGB_CUDA_ARCHITECTURES_CHOSEN_ORIGIN portable CACHE INTERNAL "")
   endif()
 endfunction()
 
