@@ -104,7 +104,10 @@ if [ $apt_ok = 1 ]; then
     pkgs+=("${p[@]}")
   done
   echo "tgb: installing ${pkgs[*]}" >&2
-  if $sudo apt-get update -qq >/dev/null 2>&1 &&
+  # Bounded: a machine without a reachable mirror must not hang here.
+  to=""
+  command -v timeout >/dev/null 2>&1 && to="timeout 300"
+  if $sudo $to apt-get update -qq >/dev/null 2>&1 &&
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${pkgs[@]}" >/dev/null 2>&1; then
     exit 0
   fi
