@@ -63,8 +63,18 @@ have_fuzz() {
     ls /usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1
 }
 
+# Catch2 as CMake finds it: its package file under CMAKE_PREFIX_PATH or a usual prefix.
+has_catch2_package() {
+  local d
+  for d in ${CMAKE_PREFIX_PATH//:/ } /usr /usr/local /opt/catch2 "$HOME/.local"; do
+    ls "$d"/lib*/cmake/Catch2/Catch2Config.cmake "$d"/share/cmake/Catch2/Catch2Config.cmake \
+      "$d"/lib/*/cmake/Catch2/Catch2Config.cmake >/dev/null 2>&1 && return 0
+  done
+  return 1
+}
+
 check_test() {
-  if ! has_header catch2/catch.hpp && ! has_header catch2/catch_test_macros.hpp; then
+  if ! has_header catch2/catch.hpp && ! has_header catch2/catch_test_macros.hpp && ! has_catch2_package; then
     need "catch2|Catch2 (v2 or v3)|build Catch2 v3 from its sources (cmake -S Catch2 -B b && cmake --build b && cmake --install b --prefix ~/.local) and add that prefix to CMAKE_PREFIX_PATH and CPATH"
   fi
   if ! has_header suitesparse/GraphBLAS.h && ! has_header GraphBLAS.h; then
