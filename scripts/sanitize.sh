@@ -7,9 +7,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh test
+. scripts/cmake-generator.sh
 build=${TGB_ASAN_DIR:-build-asan}
 jobs=${TGB_JOBS:-$(nproc)}
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE="-O1 -g" \
+tgb_generator "$build"
+cmake -S . -B "$build" "${tgb_gen[@]}" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE="-O1 -g" \
   -DTGB_ENABLE_CUDA=OFF -DTGB_SANITIZE=ON -DTGB_BUILD_TESTS=ON -DTGB_BUILD_CLI=ON -DTGB_BUILD_BENCH=OFF \
   -DTGB_BUILD_EXAMPLES=OFF >/dev/null
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1

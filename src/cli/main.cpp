@@ -43,7 +43,19 @@ std::string one_line(std::string s) {
 
 }  // namespace
 
+namespace tgb::cli {
+int print_version();  // version.cpp
+}
+
 int main(int argc, char** argv) {
+  if (argc >= 2 && (std::strcmp(argv[1], "--version") == 0 || std::strcmp(argv[1], "version") == 0)) {
+    try {
+      return tgb::cli::print_version();
+    } catch (const std::exception& e) {
+      std::cerr << "tgb: error: " << one_line(e.what()) << "\n";
+      return 2;
+    }
+  }
   if (argc < 2) {
     std::cerr << "tgb: error: no command given (try 'tgb help')\n";
     return 1;

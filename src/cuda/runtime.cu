@@ -1,16 +1,110 @@
-// tgb: CUDA runtime queries.
+// tgb: CUDA runtime queries, and the check that this build has code for the
+// GPU: a device whose architecture the build has neither a cubin nor
+// JIT-able PTX for counts as unusable, and every attempt to use it says why
+// (naming the GPU's architecture and the ones built) instead of failing
+// later with "invalid device function".
 #include <cuda_runtime.h>
 
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <mutex>
 #include <string>
+#include <vector>
 
 #include "tgb/backend.hpp"
+#include "tgb/build_info.hpp"
 #include "tgb/device.hpp"
 #include "tgb/error.hpp"
 
 namespace tgb {
+
+namespace {
+
+// Compiled like every tgb kernel (same file set, same architectures), so
+// whether the runtime can load it is whether it can load tgb's kernels.
+__global__ void architecture_probe_kernel() {}
+
+struct device_check {
+  bool usable = false;
+  std::string why;  // when not usable
+};
+
+std::string version_string(int v) { return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10); }
+
+// "sm_80;sm_90;compute_90" -> "sm_80, sm_90, compute_90 (PTX)".
+std::string architectures_built() {
+  std::string in = TGB_BUILD_CUDA_ARCHITECTURES, out;
+  std::size_t start = 0;
+  while (start <= in.size()) {
+    std::size_t end = in.find(';', start);
+    if (end == std::string::npos) end = in.size();
+    const std::string a = in.substr(start, end - start);
+    if (!a.empty()) {
+      if (!out.empty()) out += ", ";
+      out += a;
+      if (a.rfind("compute_", 0) == 0) out += " (PTX)";
+    }
+    start = end + 1;
+  }
+  return out.empty() ? std::string("no architecture") : out;
+}
+
+device_check probe(int dev) {
+  device_check r;
+  cudaDeviceProp prop{};
+  if (cudaGetDeviceProperties(&prop, dev) != cudaSuccess) {
+    cudaGetLastError();
+    r.why = "CUDA device " + std::to_string(dev) + ": properties unavailable";
+    return r;
+  }
+  const std::string sm = std::to_string(prop.major) + std::to_string(prop.minor);
+  const std::string gpu = std::string("this GPU (") + prop.name + ", sm_" + sm + ")";
+  cudaFuncAttributes attr{};
+  const cudaError_t e = cudaFuncGetAttributes(&attr, architecture_probe_kernel);
+  cudaGetLastError();  // not sticky, but leave nothing behind
+  if (e == cudaSuccess) {
+    r.usable = true;
+    return r;
+  }
+  if (e == cudaErrorNoKernelImageForDevice || e == cudaErrorInvalidDeviceFunction) {
+    r.why = gpu + " has no kernel image in this build of tgb (built for " + architectures_built() +
+            "); rebuild with -DCMAKE_CUDA_ARCHITECTURES=" + sm + " (or native)";
+  } else if (e == cudaErrorUnsupportedPtxVersion || e == cudaErrorInsufficientDriver) {
+    int driver = 0;
+    cudaDriverGetVersion(&driver);
+    r.why = gpu + ": its driver (CUDA " + version_string(driver) + ") cannot load this build of tgb (CUDA " +
+            TGB_BUILD_CUDA_VERSION + ", built for " + architectures_built() +
+            "); update the driver, or rebuild with -DCMAKE_CUDA_ARCHITECTURES=" + sm + "-real";
+  } else {
+    r.why = gpu + " cannot run tgb's kernels: " + cudaGetErrorString(e);
+  }
+  return r;
+}
+
+// The check of the current device, made once per device and process.
+const device_check* current_device_check() {
+  static std::mutex m;
+  static std::vector<device_check> checks;
+  static std::vector<bool> done;
+  int dev = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess) {
+    cudaGetLastError();
+    return nullptr;
+  }
+  std::lock_guard<std::mutex> lock(m);
+  if (static_cast<std::size_t>(dev) >= checks.size()) {
+    checks.resize(dev + 1);
+    done.resize(dev + 1, false);
+  }
+  if (!done[dev]) {
+    checks[dev] = probe(dev);
+    done[dev] = true;
+  }
+  return &checks[dev];
+}
+
+}  // namespace
 
 bool cuda_compiled() noexcept { return true; }
 
@@ -29,6 +123,13 @@ int cuda_device_count() noexcept {
     cudaGetLastError();  // clear the sticky "no device" error
     return 0;
   }
+  if (n == 0) return 0;
+  try {
+    const device_check* c = current_device_check();
+    if (c == nullptr || !c->usable) return 0;  // cuda_device_description() says why
+  } catch (...) {
+    return 0;
+  }
   return n;
 }
 
@@ -40,15 +141,20 @@ std::string cuda_device_description() {
     return std::string("no CUDA device: ") + cudaGetErrorString(err);
   }
   if (n == 0) return "no CUDA device";
+  const device_check* c = current_device_check();
+  if (c == nullptr) return "no current CUDA device";
+  if (!c->usable) return c->why;
+  int dev = 0;
+  cudaGetDevice(&dev);
   cudaDeviceProp prop{};
-  if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess) return "CUDA device 0 (properties unavailable)";
+  if (cudaGetDeviceProperties(&prop, dev) != cudaSuccess)
+    return "CUDA device " + std::to_string(dev) + " (properties unavailable)";
   int driver = 0, runtime = 0;
   cudaDriverGetVersion(&driver);
   cudaRuntimeGetVersion(&runtime);
   return std::string(prop.name) + " (sm_" + std::to_string(prop.major) + std::to_string(prop.minor) + ", " +
          std::to_string(prop.totalGlobalMem >> 20) + " MiB, " + std::to_string(prop.multiProcessorCount) +
-         " SMs, driver " + std::to_string(driver / 1000) + "." + std::to_string((driver % 1000) / 10) +
-         ", runtime " + std::to_string(runtime / 1000) + "." + std::to_string((runtime % 1000) / 10) + ")";
+         " SMs, driver " + version_string(driver) + ", runtime " + version_string(runtime) + ")";
 }
 
 }  // namespace tgb

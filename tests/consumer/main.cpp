@@ -1,12 +1,20 @@
 // Reads a graph, squares it and counts its triangles with the installed tgb;
 // exits non-zero if anything is off.
+#include <tgb/build_info.hpp>
 #include <tgb/tgb.hpp>
 
 #include <cstdio>
+#include <cstring>
 
 int main(int argc, char** argv) {
   if (argc != 2) {
     std::fprintf(stderr, "usage: tgb_consumer GRAPH.mtx\n");
+    return 1;
+  }
+  // The installed header and the CMake package describe the same build.
+  if (std::strcmp(TGB_BUILD_CUDA_ARCHITECTURES, TGB_PACKAGE_CUDA_ARCHITECTURES) != 0) {
+    std::fprintf(stderr, "consumer: <tgb/build_info.hpp> says '%s', tgb_CUDA_ARCHITECTURES '%s'\n",
+                 TGB_BUILD_CUDA_ARCHITECTURES, TGB_PACKAGE_CUDA_ARCHITECTURES);
     return 1;
   }
   try {
