@@ -54,7 +54,7 @@ rc_san=0
 # The cases the sanitizers run: small inputs that reach every path (the
 # tile routines, residence and memory, and the [sanitize] cases of mxm, the
 # row path, element-wise operations, conversion). TGB_SANITIZE_CASES overrides.
-san_cases=${TGB_SANITIZE_CASES:-[tile],[sanitize],[residence],[memory],[cast]}
+san_cases=${TGB_SANITIZE_CASES:-[tile],[sanitize],[residence],[memory],[cast],[rowpath]}
 if ! want sanitize; then
   :
 elif command -v compute-sanitizer >/dev/null; then

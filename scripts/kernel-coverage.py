@@ -16,7 +16,7 @@ import sys
 
 
 def base(demangled):
-    s = demangled.strip()
+    s = demangled.strip().replace("(anonymous namespace)", "{anon}")
     if s.startswith("void "):
         s = s[5:]
     depth = 0

@@ -36,6 +36,24 @@ template <class T>
 using wrap_t = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, std::make_unsigned_t<T>>;
 }  // namespace detail
 
+namespace detail {
+// A value cast to another domain as GraphBLAS defines it, the same on every
+// backend: floating point to an integer saturates at the integer's range and
+// takes NaN to 0 (a plain static_cast is undefined there, and x86 and the GPU
+// disagree: INT_MIN against INT_MAX for +inf); anything to bool is != 0.
+template <class To, class From>
+TGB_HD constexpr To cast(From v) {
+  if constexpr (std::is_floating_point_v<From> && std::is_integral_v<To> && !std::is_same_v<To, bool>) {
+    if (v != v) return To(0);
+    if (v >= static_cast<From>(std::numeric_limits<To>::max())) return std::numeric_limits<To>::max();
+    if (v <= static_cast<From>(std::numeric_limits<To>::lowest())) return std::numeric_limits<To>::lowest();
+    return static_cast<To>(v);
+  } else {
+    return static_cast<To>(v);
+  }
+}
+}  // namespace detail
+
 // ---------------------------------------------------------------- operators
 // Arithmetic on bool follows GraphBLAS: plus is lor, times is land, min is
 // land, max is lor, minus is lxor. On other integers it wraps.

@@ -270,12 +270,12 @@ void check_cast(std::mt19937_64& rng, const Op& op, const char* name) {
     dmap<TC> want;
     for (const auto& [k, x] : a) {
       const auto it = b.find(k);
-      if (it != b.end()) want[k] = static_cast<TC>(op(static_cast<D>(x), static_cast<D>(it->second)));
-      else if (add) want[k] = static_cast<TC>(x);
+      if (it != b.end()) want[k] = detail::cast<TC>(op(detail::cast<D>(x), detail::cast<D>(it->second)));
+      else if (add) want[k] = detail::cast<TC>(x);
     }
     if (add)
       for (const auto& [k, y] : b)
-        if (!a.count(k)) want[k] = static_cast<TC>(y);
+        if (!a.count(k)) want[k] = detail::cast<TC>(y);
     Matrix<TC> C(n, n);
     if (add) ewise_add(C, no_mask, no_accum, op, A, B);
     else ewise_mult(C, no_mask, no_accum, op, A, B);
@@ -352,4 +352,23 @@ TEST_CASE("integer division follows GraphBLAS where C leaves it undefined", "[ew
   CHECK(tgb::div{}(std::numeric_limits<int>::lowest(), -1) == std::numeric_limits<int>::lowest());
   CHECK(tgb::div{}(true, false) == true);
   CHECK(tgb::div{}(1.0, 4.0) == 0.25);
+}
+
+TEST_CASE("casts from floating point to integers saturate and take NaN to 0, as in GraphBLAS", "[cast][hand]") {
+  CHECK(detail::cast<int>(1e300) == std::numeric_limits<int>::max());
+  CHECK(detail::cast<int>(-std::numeric_limits<double>::infinity()) == std::numeric_limits<int>::lowest());
+  CHECK(detail::cast<std::int64_t>(std::nan("")) == 0);
+  CHECK(detail::cast<std::int64_t>(9.3e18) == std::numeric_limits<std::int64_t>::max());
+  CHECK(detail::cast<int>(-2.75) == -2);
+  CHECK(detail::cast<bool>(0.25) == true);
+  CHECK(detail::cast<float>(3) == 3.0f);
+  // Through an operation: 1/0 in double into an int matrix.
+  const auto A = Matrix<double>::from_coo(1, 2, std::vector<index_t>{0, 0}, std::vector<index_t>{0, 1},
+                                          std::vector<double>{1.0, -1.0}, no_duplicates);
+  const auto Z = Matrix<double>::from_coo(1, 2, std::vector<index_t>{0, 0}, std::vector<index_t>{0, 1},
+                                          std::vector<double>{0.0, 0.0}, no_duplicates);
+  Matrix<int> Q(1, 2);
+  ewise_mult(Q, no_mask, no_accum, tgb::div{}, A, Z);
+  CHECK(Q.get(0, 0) == std::optional<int>(std::numeric_limits<int>::max()));
+  CHECK(Q.get(0, 1) == std::optional<int>(std::numeric_limits<int>::lowest()));
 }

@@ -11,7 +11,7 @@ namespace tgb::detail::cuda {
 template <class TC, class TA>
 __global__ void k_apply(offset_t n, const TA* a, coded_unary f, TC* c) {
   for (offset_t e = blockIdx.x * offset_t(blockDim.x) + threadIdx.x; e < n; e += offset_t(gridDim.x) * blockDim.x)
-    c[e] = static_cast<TC>(f(a[e]));
+    c[e] = cast<TC>(f(a[e]));
 }
 
 template <class TC, class TA>

@@ -49,7 +49,7 @@ tile_matrix<TC> apply(const tile_matrix<TA>& A, const F& f) {
   const std::size_t n = A.values.size();
   T.values = buffer<TC>(n);
 #pragma omp parallel for schedule(static) if (n > 65536)
-  for (std::size_t e = 0; e < n; ++e) T.values[e] = static_cast<TC>(f(A.values[e]));
+  for (std::size_t e = 0; e < n; ++e) T.values[e] = cast<TC>(f(A.values[e]));
   return T;
 }
 

@@ -89,9 +89,9 @@ TGB_HD inline void ewise_row_values(const tile_ref_t<TA>& a, const tile_ref_t<TB
     const TA av = a.at(r, j, has_a);
     const TB bv = b.at(r, j, has_b);
     using D = op_domain_t<Op, TA, TB>;
-    if (has_a && has_b) out_row[n++] = static_cast<TC>(op(static_cast<D>(av), static_cast<D>(bv)));
-    else if (has_a) out_row[n++] = static_cast<TC>(av);
-    else out_row[n++] = static_cast<TC>(bv);
+    if (has_a && has_b) out_row[n++] = cast<TC>(op(cast<D>(av), cast<D>(bv)));
+    else if (has_a) out_row[n++] = cast<TC>(av);
+    else out_row[n++] = cast<TC>(bv);
   }
 }
 
@@ -130,7 +130,7 @@ template <class TC, class T>
 TGB_HD inline void select_row_values(const tile_ref_t<T>& a, int r, row_bits kept, TC* out_row) {
   int n = 0;
   for (int p = a.row_begin(r), pe = a.row_end(r); p < pe; ++p)
-    if ((kept >> a.col_idx[p]) & 1u) out_row[n++] = static_cast<TC>(a.values[p]);
+    if ((kept >> a.col_idx[p]) & 1u) out_row[n++] = cast<TC>(a.values[p]);
 }
 
 // (16,16) values of a selected tile: the kept entries, in order.
