@@ -671,7 +671,8 @@ device_pattern empty_pattern(index_t nrows, index_t ncols, stream_t s) {
 }  // namespace
 
 
-product_plan plan_product(const device_pattern& A, const device_pattern& B, const mask_arg& M, stream_t s) {
+product_plan plan_product(const device_pattern& A, const device_pattern& B, const mask_arg& M, stream_t s,
+                          bool row_path_ok) {
   product_plan plan;
   const offset_t na = A.ntiles;
   const index_t ctc = B.tile_cols();
@@ -681,7 +682,8 @@ product_plan plan_product(const device_pattern& A, const device_pattern& B, cons
   // Routing first: its one read-back gives the bins' sizes and the tile
   // path's pair count.
   offset_t npairs = -1;
-  device_buffer<std::uint8_t> route = route_rows(A, B, a_row.data(), plan.rows, npairs, s);
+  device_buffer<std::uint8_t> route;
+  if (row_path_ok) route = route_rows(A, B, a_row.data(), plan.rows, npairs, s);
   // Step 1: every (A tile, B tile) pair of the tile path's rows, keyed by
   // its C tile; pruned pairs get the key `invalid` and sort last.
   device_buffer<offset_t> cnt(na + 1, s), off(na + 1, s);

@@ -180,7 +180,7 @@ device_tile_matrix<TC> mxm(const device_tile_matrix<TC>& C, const mask_arg& M, i
                            stream_t s) {
   device_tile_matrix<TC> T;
   {  // the plan's buffers go before the write-back
-  product_plan plan = plan_product(A.pat, B.pat, M, s);
+  product_plan plan = plan_product(A.pat, B.pat, M, s, rowpath::value_fits<TC>);
   T.values = device_buffer<TC>(plan.C.nnz, s);
   // The row path's values (its pattern was written by the plan), then the
   // tile path's.

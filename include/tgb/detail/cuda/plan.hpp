@@ -90,7 +90,10 @@ struct product_stats {
   bool row_path = false;
 };
 product_stats& last_product_stats();
-product_plan plan_product(const device_pattern& A, const device_pattern& B, const mask_arg& M, stream_t s);
+// row_path_ok: whether C's value type fits the row path's numeric blocks
+// (rowpath::value_fits); if not, every row takes the tile path.
+product_plan plan_product(const device_pattern& A, const device_pattern& B, const mask_arg& M, stream_t s,
+                          bool row_path_ok = true);
 
 // The pattern of C<M, replace> = accum(C, T), and for each of its tiles the
 // tile of C and of T it draws on (-1 for none).

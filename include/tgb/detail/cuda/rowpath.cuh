@@ -234,9 +234,9 @@ __device__ inline void symbolic_dense(const pattern_ref& A, const a_ref& Ae, con
                                       offset_t* tiles) {
   static_assert(Slots == 16 * Threads, "16 positions per thread: 16 threads per tile column");
   using scan_t = cub::BlockScan<int, Threads>;
-  __shared__ std::uint8_t flag[Slots];
+  __shared__ std::uint32_t bits[Slots / 32];  // set by atomicOr: no write-write races
   __shared__ typename scan_t::TempStorage scan;
-  for (int i = threadIdx.x; i < Slots; i += Threads) flag[i] = 0;
+  for (int i = threadIdx.x; i < Slots / 32; i += Threads) bits[i] = 0;
   __syncthreads();
   const offset_t e0 = row_entry_begin(A, I), e1 = row_entry_end(A, I);
   const offset_t p1 = Ae.prod[e1];
@@ -244,17 +244,20 @@ __device__ inline void symbolic_dense(const pattern_ref& A, const a_ref& Ae, con
   for (offset_t p = Ae.prod[e0] + threadIdx.x; p < p1; p += Threads) {
     const product_at x = locate(Ae, B, e0, e1, p);
     const std::uint32_t key = make_key(B.col[x.b], x.r, jmin);
-    if (admitted(M, I, jmin, key, mc)) flag[key] = 1;  // key < 256 * (span + 1) <= Slots
+    // key < 256 * (span + 1) <= Slots
+    if (admitted(M, I, jmin, key, mc)) atomicOr(bits + (key >> 5), 1u << (key & 31));
   }
   __syncthreads();
-  int cnt = 0;
-#pragma unroll
-  for (int i = 0; i < 16; ++i) cnt += flag[threadIdx.x * 16 + i];
+  // Thread t owns positions [16 t, 16 t + 16): half a word.
+  std::uint32_t mine = (bits[threadIdx.x >> 1] >> (16 * (threadIdx.x & 1))) & 0xFFFFu;
+  const int cnt = __popc(mine);
   int pos, n;
   scan_t(scan).ExclusiveSum(cnt, pos, n);
-#pragma unroll
-  for (int i = 0; i < 16; ++i)
-    if (flag[threadIdx.x * 16 + i]) out[pos++] = std::uint32_t(threadIdx.x * 16 + i);
+  while (mine) {
+    const int i = __ffs(mine) - 1;
+    out[pos++] = std::uint32_t(threadIdx.x * 16 + i);
+    mine &= mine - 1;
+  }
   // A tile column is a tile when any of its 16 threads has a position.
   const int any = half_warp_sum(cnt > 0 ? 1 : 0) > 0 ? 1 : 0;
   __syncthreads();
@@ -295,6 +298,11 @@ inline std::size_t numeric_bytes(int cap) {
   const std::size_t v = (std::size_t(cap) * sizeof(TC) + 15) / 16 * 16;
   return v + std::size_t(cap) * 5;
 }
+
+// Value types the numeric blocks hold (the dense bin's 8192 values in at
+// most 172 KB of shared memory, stored by plain assignment).
+template <class TC>
+inline constexpr bool value_fits = std::is_trivially_copyable_v<TC> && sizeof(TC) <= 16;
 
 template <class TC, class TA, class TB, class Add, class Mul>
 __global__ void __launch_bounds__(512)
