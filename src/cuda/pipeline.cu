@@ -1,7 +1,9 @@
 // tgb CUDA backend: the type-independent steps of mxm, of the write-back and
 // of the transpose. Everything stays on the device; the host reads back only
 // the sizes it must allocate by.
+#include <algorithm>
 #include <cstdlib>
+#include <utility>
 #include <string>
 
 #include "tgb/detail/cuda/common.cuh"
@@ -52,73 +54,203 @@ __global__ void k_b_fill(index_t nrows, pattern_ref B, const offset_t* row_ptr, 
     });
 }
 
-// Per tile row of A: scalar products, tile pairs, and the span of B's tile
-// columns it can reach.
-__global__ void k_row_work(offset_t na, const index_t* a_row, pattern_ref A, pattern_ref B, const offset_t* b_row_ptr,
-                           unsigned long long* products, unsigned long long* pairs, std::uint32_t* jmin,
-                           std::uint32_t* jmax) {
+// Per entry of A (one thread per tile): its global column, local row, and
+// the length of B's row it meets (len[nnz] = 0 for the scan).
+__global__ void k_a_entries(offset_t na, pattern_ref A, const offset_t* b_row_ptr, index_t* a_k, std::uint8_t* a_r,
+                            offset_t* len) {
+  for (offset_t a = blockIdx.x * offset_t(blockDim.x) + threadIdx.x; a <= na; a += offset_t(gridDim.x) * blockDim.x) {
+    if (a == na) {
+      len[A.tile_offset[na]] = 0;
+      continue;
+    }
+    const offset_t e0 = A.tile_offset[a];
+    const index_t k0 = index_t(A.tile_col[a]) << tile_shift;
+    for (int r = 0; r < tile_dim; ++r) {
+      const int q1 = r + 1 < tile_dim ? A.row_ptr[16 * a + r + 1] : int(A.tile_offset[a + 1] - e0);
+      for (int q = A.row_ptr[16 * a + r]; q < q1; ++q) {
+        const index_t k = k0 + A.col_idx[e0 + q];
+        a_k[e0 + q] = k;
+        a_r[e0 + q] = std::uint8_t(r);
+        len[e0 + q] = b_row_ptr[k + 1] - b_row_ptr[k];
+      }
+    }
+  }
+}
+
+// Per tile row of A: tile pairs, and the span of B's tile columns it can reach.
+__global__ void k_row_work(offset_t na, const index_t* a_row, pattern_ref A, pattern_ref B,
+                           unsigned long long* pairs, std::uint32_t* jmin, std::uint32_t* jmax) {
   for (offset_t a = blockIdx.x * offset_t(blockDim.x) + threadIdx.x; a < na; a += offset_t(gridDim.x) * blockDim.x) {
     const index_t I = a_row[a], K = A.tile_col[a];
     const offset_t b0 = B.tile_ptr[K], b1 = B.tile_ptr[K + 1];
     if (b0 == b1) continue;
-    unsigned long long f = 0;
-    for (offset_t e = A.tile_offset[a]; e < A.tile_offset[a + 1]; ++e) {
-      const index_t k = K * tile_dim + A.col_idx[e];
-      f += static_cast<unsigned long long>(b_row_ptr[k + 1] - b_row_ptr[k]);
-    }
-    atomicAdd(products + I, f);
     atomicAdd(pairs + I, static_cast<unsigned long long>(b1 - b0));
     atomicMin(jmin + I, B.tile_col[b0]);
     atomicMax(jmax + I, B.tile_col[b1 - 1]);
   }
 }
 
-// Route of each tile row: 0 tile path, 1 + bin the row path, 1 + kBins
-// nothing to compute. Row-path rows are appended to their bin's list.
-__global__ void k_route(index_t tm, const unsigned long long* products, const unsigned long long* pairs,
-                        const std::uint32_t* jmin, const std::uint32_t* jmax, double ratio, std::uint8_t* route,
-                        unsigned long long* count, index_t* list) {
+// The routing policy (product_tuning), clamped to what the bins hold.
+struct route_params {
+  double ratio;
+  long long max_shared;
+  std::uint32_t dense_tiles;
+  double dense_fill;
+  long long dense_max;
+};
+
+// Counters of the routing (read back once).
+enum : int {
+  kCntHubs = rowpath::kHub,  // rows per bin come first
+  kCntTileProducts = rowpath::kHub + 1,
+  kCntRowProducts,
+  kCntHubProducts,
+  kCntTilePairs,
+  kCntAllPairs,
+  kCntRowRows,
+  kCnt
+};
+constexpr std::uint8_t kRouteTile = 0, kRouteNone = 255;  // else 1 + bin
+
+// Route of each tile row (see product_tuning): row-path rows are appended to
+// their bin's list and to `all`, get their place in the key scratch, and hub
+// rows their product count (hub_f, by hub).
+__global__ void k_route(index_t tm, pattern_ref A, const offset_t* a_prod, const unsigned long long* pairs,
+                        const std::uint32_t* jmin, const std::uint32_t* jmax, route_params prm, std::uint8_t* route,
+                        unsigned long long* count, index_t* list, index_t* all, offset_t* key_off, offset_t* hub_f) {
   for (index_t I = blockIdx.x * index_t(blockDim.x) + threadIdx.x; I < tm; I += index_t(gridDim.x) * blockDim.x) {
-    const unsigned long long f = products[I];
-    int r = 0;
-    if (f == 0) {
-      r = 1 + rowpath::kBins;
-    } else if (jmax[I] - jmin[I] <= rowpath::kMaxSpan && double(f) <= ratio * double(pairs[I])) {
-      for (int b = 0; b < rowpath::kBins && !r; ++b)
-        if (f <= static_cast<unsigned long long>(rowpath::capacity(b))) r = 1 + b;
+    const offset_t f = a_prod[rowpath::row_entry_end(A, I)] - a_prod[rowpath::row_entry_begin(A, I)];
+    const unsigned long long p = pairs[I];
+    atomicAdd(count + kCntAllPairs, p);
+    int bin = -1;
+    if (f > 0 && jmax[I] - jmin[I] <= rowpath::kMaxSpan && double(f) <= prm.ratio * double(p)) {
+      const std::uint32_t tiles = jmax[I] - jmin[I] + 1;
+      const bool dense = tiles <= prm.dense_tiles && f <= prm.dense_max;
+      if (dense && (double(f) >= prm.dense_fill * 256.0 * tiles || f > prm.max_shared)) {
+        bin = rowpath::kDenseBin;
+      } else if (f <= prm.max_shared) {
+        for (int b = 0; b < rowpath::kHashBins && bin < 0; ++b)
+          if (f <= rowpath::hash_capacity(b)) bin = b;
+      } else {
+        bin = rowpath::kHub;
+      }
     }
-    route[I] = std::uint8_t(r);
-    atomicAdd(count + rowpath::kBins + (r >= 1 && r <= rowpath::kBins ? 1 : 0), f);
-    if (r >= 1 && r <= rowpath::kBins) {
-      const unsigned long long at = atomicAdd(count + (r - 1), 1ull);
-      list[index_t(r - 1) * tm + index_t(at)] = I;
+    route[I] = f == 0 ? kRouteNone : bin < 0 ? kRouteTile : std::uint8_t(1 + bin);
+    if (f > 0 && bin < 0) {
+      atomicAdd(count + kCntTileProducts, static_cast<unsigned long long>(f));
+      atomicAdd(count + kCntTilePairs, p);
+    }
+    if (bin >= 0) {
+      const unsigned long long at = atomicAdd(count + bin, 1ull);
+      list[index_t(bin) * tm + index_t(at)] = I;
+      all[atomicAdd(count + kCntRowRows, 1ull)] = I;
+      key_off[I] = offset_t(atomicAdd(count + kCntRowProducts, static_cast<unsigned long long>(f)));
+      if (bin == rowpath::kHub) {
+        hub_f[at] = f;
+        atomicAdd(count + kCntHubProducts, static_cast<unsigned long long>(f));
+      }
     }
   }
 }
 
-struct count_sink {
-  offset_t* tiles;
-  offset_t* entries;
-  index_t I;
-  __device__ void totals(int e, int t) {
-    if (threadIdx.x == 0) {
-      entries[I] = e;
-      tiles[I] = t;
-    }
-  }
-};
-
-struct no_add {};  // the symbolic pass folds nothing
-
 template <int Bin>
-__global__ void __launch_bounds__(rowpath::shape<Bin>::threads)
-    k_row_symbolic(const index_t* list, pattern_ref A, rowpath::csr_ref B, mask_ref M, const std::uint32_t* jmin,
-                   const std::uint32_t* jmax, const unsigned long long* products, offset_t* tiles, offset_t* entries) {
-  using S = rowpath::shape<Bin>;
+__global__ void __launch_bounds__(rowpath::sym_shape<Bin>::threads)
+    k_row_symbolic(const index_t* list, pattern_ref A, rowpath::a_ref Ae, rowpath::csr_ref B, mask_ref M,
+                   const std::uint32_t* jmin, const std::uint32_t* jmax, std::uint32_t* keys, const offset_t* key_off,
+                   offset_t* tiles, offset_t* entries) {
+  using S = rowpath::sym_shape<Bin>;
   const index_t I = list[blockIdx.x];
-  rowpath::row_block<S::threads, S::items, void>(
-      A, B, M, I, jmin[I], jmax[I], int(products[I]), [](offset_t, offset_t) { return cub::NullType(); }, no_add{},
-      count_sink{tiles, entries, I});
+  rowpath::symbolic_hash<S::threads, S::items>(A, Ae, B, M, I, jmin[I], jmax[I], keys + key_off[I], entries + I,
+                                               tiles + I);
+}
+
+__global__ void __launch_bounds__(rowpath::kDenseThreads)
+    k_row_symbolic_dense(const index_t* list, pattern_ref A, rowpath::a_ref Ae, rowpath::csr_ref B, mask_ref M,
+                         const std::uint32_t* jmin, std::uint32_t* keys, const offset_t* key_off, offset_t* tiles,
+                         offset_t* entries) {
+  const index_t I = list[blockIdx.x];
+  rowpath::symbolic_dense<rowpath::kDenseThreads, rowpath::kDenseSlots>(A, Ae, B, M, I, jmin[I], keys + key_off[I],
+                                                                        entries + I, tiles + I);
+}
+
+// Hub rows: every product keyed (hub << 32 | row key), or `invalid` where the
+// mask rejects it; val = its index among the hubs' products.
+__global__ void k_hub_products(offset_t n, index_t nh, const offset_t* hub_off, const index_t* hub_list,
+                               pattern_ref A, rowpath::a_ref Ae, rowpath::csr_ref B, mask_ref M,
+                               const std::uint32_t* jmin, std::uint64_t invalid, std::uint64_t* key,
+                               std::uint64_t* val) {
+  for (offset_t g = blockIdx.x * offset_t(blockDim.x) + threadIdx.x; g < n; g += offset_t(gridDim.x) * blockDim.x) {
+    const index_t h = index_t(last_le(hub_off, offset_t(nh), g));
+    const index_t I = hub_list[h];
+    const offset_t e0 = rowpath::row_entry_begin(A, I), e1 = rowpath::row_entry_end(A, I);
+    const rowpath::product_at x = rowpath::locate(Ae, B, e0, e1, Ae.prod[e0] + (g - hub_off[h]));
+    const std::uint32_t k = rowpath::make_key(B.col[x.b], x.r, jmin[I]);
+    rowpath::mask_cache mc;
+    key[g] = rowpath::admitted(M, I, jmin[I], k, mc) ? (std::uint64_t(h) << 32) | k : invalid;
+    val[g] = std::uint64_t(g);
+  }
+}
+
+// Per hub h (and h = nh): the rank of its first distinct key.
+__global__ void k_hub_first(index_t nh, offset_t n, const std::uint64_t* key, const offset_t* rank, offset_t* first) {
+  for (index_t h = blockIdx.x * index_t(blockDim.x) + threadIdx.x; h <= nh; h += index_t(gridDim.x) * blockDim.x)
+    first[h] = rank[lower_bound(key, n, std::uint64_t(h) << 32)];
+}
+
+// Each distinct key of a hub row into the key scratch; tiles and entries.
+__global__ void k_hub_finish(offset_t n, index_t nh, const std::uint64_t* key, const offset_t* head,
+                             const offset_t* rank, const offset_t* first, const index_t* hub_list,
+                             const offset_t* key_off, std::uint32_t* keys, offset_t* tiles, offset_t* entries) {
+  for (offset_t q = blockIdx.x * offset_t(blockDim.x) + threadIdx.x; q < n; q += offset_t(gridDim.x) * blockDim.x) {
+    if (!head[q]) continue;
+    const index_t h = index_t(key[q] >> 32), I = hub_list[h];
+    const offset_t rk = rank[q] - first[h];
+    keys[key_off[I] + rk] = std::uint32_t(key[q]);
+    if (rk == 0 || (key[q - 1] >> 8) != (key[q] >> 8))
+      atomicAdd(reinterpret_cast<unsigned long long*>(tiles + I), 1ull);
+    if (rk == 0) entries[I] = first[h + 1] - first[h];
+  }
+}
+
+// C's tiles of the row-path rows from their sorted keys, one block per row:
+// tile heads are where the tile column changes; each head's thread gathers
+// its tile's row masks.
+constexpr int kPatternThreads = 256;
+__global__ void __launch_bounds__(kPatternThreads)
+    k_row_pattern(const index_t* all, const std::uint32_t* jmin, const std::uint32_t* keys, const offset_t* key_off,
+                  const offset_t* tile_ptr, const offset_t* entry_base, tile_index_t* tile_col,
+                  offset_t* tile_offset, std::uint8_t* row_ptr, row_bits* row_mask, std::uint8_t* col_idx) {
+  using scan_t = cub::BlockScan<int, kPatternThreads>;
+  __shared__ typename scan_t::TempStorage scan;
+  const index_t I = all[blockIdx.x];
+  const offset_t c0 = entry_base[I], n = entry_base[I + 1] - c0, t0 = tile_ptr[I];
+  const std::uint32_t* rk = keys + key_off[I];
+  const std::uint32_t jm = jmin[I];
+  offset_t carry = 0;
+  for (offset_t base = 0; base < n; base += kPatternThreads) {
+    const offset_t q = base + threadIdx.x;
+    std::uint32_t key = 0;
+    int head = 0;
+    if (q < n) {
+      key = rk[q];
+      head = (q == 0 || (rk[q - 1] >> 8) != (key >> 8)) ? 1 : 0;
+      col_idx[c0 + q] = std::uint8_t(key & 15);
+    }
+    int rank, total;
+    scan_t(scan).ExclusiveSum(head, rank, total);
+    if (head) {
+      const offset_t t = t0 + carry + rank;
+      row_bits m[tile_dim] = {};
+      for (offset_t u = q; u < n && (rk[u] >> 8) == (key >> 8); ++u)
+        m[(rk[u] >> 4) & 15] = row_bits(m[(rk[u] >> 4) & 15] | (1u << (rk[u] & 15)));
+      tile_col[t] = tile_index_t(jm + (key >> 8));
+      tile_offset[t] = c0 + q;
+      for (int r = 0; r < tile_dim; ++r) row_mask[16 * t + r] = m[r];
+      tile::row_ptr_from_masks(m, row_ptr + 16 * t);
+    }
+    carry += total;
+    __syncthreads();  // scan storage reused
+  }
 }
 
 // Tiles and entries of each tile row of C from both paths (n[tm] = 0).
@@ -384,53 +516,89 @@ product_tuning& tuning() {
   return t;
 }
 
+product_stats& last_product_stats() {
+  static product_stats st;
+  return st;
+}
+
 namespace {
 
 constexpr double kRowPathMinShare = 0.2;
 
 // Routes the tile rows of A*B (route[I], see k_route) and fills the row
-// path's lists; returns the route array, or an empty one when every row
-// takes the tile path.
+// path's lists, with one read-back. Returns the route array, or an empty one
+// when every row takes the tile path; npairs: the tile path's pairs (-1 if
+// routing did not run).
 device_buffer<std::uint8_t> route_rows(const device_pattern& A, const device_pattern& B, const index_t* a_row,
-                                       product_plan::rows_t& rows, stream_t s) {
+                                       product_plan::rows_t& rows, offset_t& npairs, stream_t s) {
   const product_tuning& tun = tuning();
   const index_t tm = A.tile_rows();
+  npairs = -1;
+  last_product_stats() = product_stats{};
   if (!tun.row_path || A.ntiles == 0 || B.ntiles == 0) return {};
   rows.b_row_ptr = scalar_row_ptr(B, s);
-  // count: rows per bin, then products of the tile path's rows and of the row path's.
-  device_buffer<unsigned long long> products(tm, s), pairs(tm, s), count(rowpath::kBins + 2, s);
+  {
+    device_buffer<offset_t> len(A.nnz + 1, s);
+    rows.a_k = device_buffer<index_t>(A.nnz, s);
+    rows.a_r = device_buffer<std::uint8_t>(A.nnz, s);
+    rows.a_prod = device_buffer<offset_t>(A.nnz + 1, s);
+    k_a_entries<<<grid_for(A.ntiles + 1, kThreads), kThreads, 0, native(s)>>>(
+        A.ntiles, ref(A), rows.b_row_ptr.data(), rows.a_k.data(), rows.a_r.data(), len.data());
+    check(cudaGetLastError(), "row work");
+    exclusive_sum(len.data(), rows.a_prod.data(), A.nnz + 1, s);
+  }
+  device_buffer<unsigned long long> pairs(tm, s), count(kCnt, s);
   rows.jmin = device_buffer<std::uint32_t>(tm, s);
   rows.jmax = device_buffer<std::uint32_t>(tm, s);
-  check(cudaMemsetAsync(products.data(), 0, tm * sizeof(unsigned long long), native(s)), "row work");
   check(cudaMemsetAsync(pairs.data(), 0, tm * sizeof(unsigned long long), native(s)), "row work");
-  check(cudaMemsetAsync(count.data(), 0, (rowpath::kBins + 2) * sizeof(unsigned long long), native(s)), "row work");
+  check(cudaMemsetAsync(count.data(), 0, kCnt * sizeof(unsigned long long), native(s)), "row work");
   check(cudaMemsetAsync(rows.jmin.data(), 0xFF, tm * sizeof(std::uint32_t), native(s)), "row work");
   check(cudaMemsetAsync(rows.jmax.data(), 0, tm * sizeof(std::uint32_t), native(s)), "row work");
-  k_row_work<<<grid_for(A.ntiles, kThreads), kThreads, 0, native(s)>>>(A.ntiles, a_row, ref(A), ref(B),
-                                                                        rows.b_row_ptr.data(), products.data(),
-                                                                        pairs.data(), rows.jmin.data(),
-                                                                        rows.jmax.data());
+  k_row_work<<<grid_for(A.ntiles, kThreads), kThreads, 0, native(s)>>>(A.ntiles, a_row, ref(A), ref(B), pairs.data(),
+                                                                        rows.jmin.data(), rows.jmax.data());
   device_buffer<std::uint8_t> route(tm, s);
-  rows.list = device_buffer<index_t>(rowpath::kBins * tm, s);
-  k_route<<<grid_for(tm, kThreads), kThreads, 0, native(s)>>>(tm, products.data(), pairs.data(), rows.jmin.data(),
-                                                               rows.jmax.data(), tun.max_products_per_pair,
-                                                               route.data(), count.data(), rows.list.data());
+  rows.list = device_buffer<index_t>((rowpath::kBins + 1) * tm, s);
+  rows.all = device_buffer<index_t>(tm, s);
+  rows.key_off = device_buffer<offset_t>(tm, s);
+  device_buffer<offset_t> hub_f(tm + 1, s);
+  route_params prm;
+  prm.ratio = tun.max_products_per_pair;
+  prm.max_shared = std::min<long long>(tun.max_shared_products, rowpath::hash_capacity(rowpath::kHashBins - 1));
+  prm.dense_tiles = std::uint32_t(std::clamp(tun.dense_max_tiles, 0, rowpath::kDenseSlots / 256));
+  prm.dense_fill = tun.dense_min_fill;
+  prm.dense_max = tun.dense_max_products;
+  k_route<<<grid_for(tm, kThreads), kThreads, 0, native(s)>>>(tm, ref(A), rows.a_prod.data(), pairs.data(),
+                                                               rows.jmin.data(), rows.jmax.data(), prm, route.data(),
+                                                               count.data(), rows.list.data(), rows.all.data(),
+                                                               rows.key_off.data(), hub_f.data());
   check(cudaGetLastError(), "row routing");
-  unsigned long long n[rowpath::kBins + 2];
+  unsigned long long n[kCnt];
   copy_device_to_host(n, count.data(), sizeof(n), s);
   // Both paths in one product cost a pass that places the tile path's tiles
   // beside the row path's: not worth it for a small share of the products.
-  const unsigned long long tile_products = n[rowpath::kBins], row_products = n[rowpath::kBins + 1];
-  if (tile_products > 0 && double(row_products) < kRowPathMinShare * double(tile_products + row_products)) {
+  const unsigned long long tile_products = n[kCntTileProducts], row_products = n[kCntRowProducts];
+  if ((long long)n[kCntAllPairs] < tun.min_pairs || row_products == 0 ||
+      (tile_products > 0 && double(row_products) < kRowPathMinShare * double(tile_products + row_products))) {
     rows = product_plan::rows_t{};  // B's CSR and the spans go now, not when mxm returns
+    npairs = offset_t(n[kCntAllPairs]);
     return {};
   }
-  for (int b = 0; b < rowpath::kBins; ++b) rows.count[b] = offset_t(n[b]);
-  // products as offset_t for the kernels (same bits, never above 2^63).
-  rows.products = device_buffer<offset_t>(tm, s);
-  check(cudaMemcpyAsync(rows.products.data(), products.data(), tm * sizeof(offset_t), cudaMemcpyDeviceToDevice,
-                        native(s)),
-        "row work");
+  npairs = offset_t(n[kCntTilePairs]);
+  static_assert(rowpath::kHub < 8, "product_stats holds the bins");
+  for (int b = 0; b <= rowpath::kHub; ++b) {
+    rows.count[b] = offset_t(n[b]);
+    last_product_stats().rows[b] = (long long)n[b];
+  }
+  last_product_stats().row_path = true;
+  rows.nall = offset_t(n[kCntRowRows]);
+  rows.key_total = offset_t(row_products);
+  rows.hub_products = offset_t(n[kCntHubProducts]);
+  const offset_t nh = rows.count[rowpath::kHub];
+  if (nh) {
+    k_set<<<1, 1, 0, native(s)>>>(hub_f.data() + nh, 0);
+    rows.hub_off = device_buffer<offset_t>(nh + 1, s);
+    exclusive_sum(hub_f.data(), rows.hub_off.data(), nh + 1, s);
+  }
   return route;
 }
 
@@ -438,44 +606,98 @@ template <int Bin>
 void launch_row_symbolic(const product_plan::rows_t& rows, index_t tm, const device_pattern& A, const mask_arg& M,
                          offset_t* tiles, offset_t* entries, stream_t s) {
   if (rows.count[Bin] == 0) return;
-  using blk = rowpath::block<rowpath::shape<Bin>::threads, rowpath::shape<Bin>::items, void>;
+  using S = rowpath::sym_shape<Bin>;
+  using blk = rowpath::hash_block<S::threads, S::items>;
   // Opt in whatever the size (static + dynamic may pass 48 KB).
   check(cudaFuncSetAttribute(k_row_symbolic<Bin>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(blk::bytes)),
         "row path");
-  k_row_symbolic<Bin><<<unsigned(rows.count[Bin]), rowpath::shape<Bin>::threads, blk::bytes, native(s)>>>(
+  k_row_symbolic<Bin><<<unsigned(rows.count[Bin]), S::threads, blk::bytes, native(s)>>>(
       rows.list.data() + index_t(Bin) * tm, ref(A),
+      rowpath::a_ref{rows.a_prod.data(), rows.a_k.data(), rows.a_r.data()},
       rowpath::csr_ref{rows.b_row_ptr.data(), rows.b_col.data(), rows.b_pos.data()}, ref(M), rows.jmin.data(),
-      rows.jmax.data(), reinterpret_cast<const unsigned long long*>(rows.products.data()), tiles, entries);
+      rows.jmax.data(), rows.keys.data(), rows.key_off.data(), tiles, entries);
   check(cudaGetLastError(), "row path symbolic");
+}
+
+template <int... Bins>
+void launch_hash_symbolic(std::integer_sequence<int, Bins...>, const product_plan::rows_t& rows, index_t tm,
+                          const device_pattern& A, const mask_arg& M, offset_t* tiles, offset_t* entries, stream_t s) {
+  (launch_row_symbolic<Bins>(rows, tm, A, M, tiles, entries, s), ...);
+}
+
+// Hub rows: their products sorted by (hub, key) over all hubs at once.
+void hub_symbolic(product_plan::rows_t& rows, index_t tm, const device_pattern& A, const mask_arg& M,
+                  offset_t* tiles, offset_t* entries, stream_t s) {
+  const offset_t nh = rows.count[rowpath::kHub], n = rows.hub_products;
+  if (nh == 0) return;
+  const index_t* hub_list = rows.list.data() + index_t(rowpath::kHub) * tm;
+  const int end_bit = 32 + bits_for(static_cast<unsigned long long>(nh));
+  rows.hub_invalid = end_bit >= 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << end_bit) - 1;
+  rows.hub_key = device_buffer<std::uint64_t>(n, s);
+  rows.hub_val = device_buffer<std::uint64_t>(n, s);
+  k_hub_products<<<grid_for(n, kThreads), kThreads, 0, native(s)>>>(
+      n, index_t(nh), rows.hub_off.data(), hub_list, ref(A),
+      rowpath::a_ref{rows.a_prod.data(), rows.a_k.data(), rows.a_r.data()},
+      rowpath::csr_ref{rows.b_row_ptr.data(), rows.b_col.data(), rows.b_pos.data()}, ref(M), rows.jmin.data(),
+      rows.hub_invalid, rows.hub_key.data(), rows.hub_val.data());
+  check(cudaGetLastError(), "hub products");
+  // Stable: each run of equal keys keeps increasing product index (k).
+  sort_pairs(rows.hub_key, rows.hub_val, n, end_bit, s);
+  device_buffer<offset_t> head(n + 1, s);
+  rows.hub_rank = device_buffer<offset_t>(n + 1, s);
+  rows.hub_first = device_buffer<offset_t>(nh + 1, s);
+  k_heads<<<grid_for(n + 1, kThreads), kThreads, 0, native(s)>>>(n, rows.hub_key.data(), rows.hub_invalid,
+                                                                  head.data());
+  exclusive_sum(head.data(), rows.hub_rank.data(), n + 1, s);
+  k_hub_first<<<grid_for(nh + 1, kThreads), kThreads, 0, native(s)>>>(index_t(nh), n, rows.hub_key.data(),
+                                                                       rows.hub_rank.data(), rows.hub_first.data());
+  k_hub_finish<<<grid_for(n, kThreads), kThreads, 0, native(s)>>>(
+      n, index_t(nh), rows.hub_key.data(), head.data(), rows.hub_rank.data(), rows.hub_first.data(), hub_list,
+      rows.key_off.data(), rows.keys.data(), tiles, entries);
+  check(cudaGetLastError(), "hub keys");
+}
+
+device_pattern empty_pattern(index_t nrows, index_t ncols, stream_t s) {
+  device_pattern p;
+  p.nrows = nrows;
+  p.ncols = ncols;
+  p.tile_ptr = device_buffer<offset_t>(tiles_for(nrows) + 1, s);
+  p.tile_offset = device_buffer<offset_t>(1, s);
+  check(cudaMemsetAsync(p.tile_ptr.data(), 0, (tiles_for(nrows) + 1) * sizeof(offset_t), native(s)), "pattern");
+  check(cudaMemsetAsync(p.tile_offset.data(), 0, sizeof(offset_t), native(s)), "pattern");
+  return p;
 }
 
 }  // namespace
 
-product_plan plan_product(const device_pattern& A, const device_pattern& B, const mask_arg& M, stream_t s) {
+
+product_plan plan_product(const device_pattern& A, const device_pattern& B, const mask_arg& M, stream_t s,
+                          bool row_path_ok) {
   product_plan plan;
   const offset_t na = A.ntiles;
   const index_t ctc = B.tile_cols();
   const index_t tm = A.tile_rows();
   phase(s, "mxm start");
   device_buffer<index_t> a_row = tile_rows_of(A, s);
+  // Routing first: its one read-back gives the bins' sizes and the tile
+  // path's pair count.
+  offset_t npairs = -1;
+  device_buffer<std::uint8_t> route;
+  if (row_path_ok) route = route_rows(A, B, a_row.data(), plan.rows, npairs, s);
   // Step 1: every (A tile, B tile) pair of the tile path's rows, keyed by
-  // its C tile; pruned pairs get the key `invalid` and sort last. Routing
-  // between the paths is only considered for products with many pairs.
+  // its C tile; pruned pairs get the key `invalid` and sort last.
   device_buffer<offset_t> cnt(na + 1, s), off(na + 1, s);
   k_pair_counts<<<grid_for(na + 1, kThreads), kThreads, 0, native(s)>>>(na, A.tile_col.data(), B.tile_ptr.data(),
-                                                                         a_row.data(), nullptr, cnt.data());
+                                                                         a_row.data(), route.data(), cnt.data());
   exclusive_sum(cnt.data(), off.data(), na + 1, s);
-  offset_t npairs = read_back(off.data() + na, s);
-  device_buffer<std::uint8_t> route;
-  if (npairs >= tuning().min_pairs) route = route_rows(A, B, a_row.data(), plan.rows, s);
-  if (route.data()) {
-    k_pair_counts<<<grid_for(na + 1, kThreads), kThreads, 0, native(s)>>>(na, A.tile_col.data(), B.tile_ptr.data(),
-                                                                           a_row.data(), route.data(), cnt.data());
-    exclusive_sum(cnt.data(), off.data(), na + 1, s);
-    npairs = read_back(off.data() + na, s);
-  }
+  if (npairs < 0) npairs = read_back(off.data() + na, s);
   phase(s, "route rows");
   plan.npairs = npairs;
+  device_pattern c1;
+  if (npairs == 0) {  // no tile path: no read-backs for it
+    c1 = empty_pattern(A.nrows, B.ncols, s);
+    a_row = device_buffer<index_t>();
+  } else {
   const std::uint64_t invalid = std::uint64_t(A.tile_rows()) * std::uint64_t(ctc);
   device_buffer<std::uint64_t> key(npairs, s), val(npairs, s);
   {
@@ -513,28 +735,38 @@ product_plan plan_product(const device_pattern& A, const device_pattern& B, cons
   phase(s, "tile symbolic");
   c.carry0.swap(begin);
   c.carry1.swap(end);
-  device_pattern c1 = finish_pattern(A.nrows, B.ncols, c, s);
+  c1 = finish_pattern(A.nrows, B.ncols, c, s);
   phase(s, "tile pattern");
   plan.seg_begin.swap(c.carry0);
   plan.seg_end.swap(c.carry1);
   plan.pairs.swap(val);
+  }
   plan.tile_path_tiles = c1.ntiles;
   product_plan::rows_t& rows = plan.rows;
   if (rows.total() == 0) {
     plan.C = std::move(c1);
     return plan;
   }
-  // Row path, symbolic: tiles and entries of each of its rows.
+  // Row path, symbolic: each row's sorted keys, tiles and entries.
   rows.b_col = device_buffer<index_t>(B.nnz, s);
   rows.b_pos = device_buffer<offset_t>(B.nnz, s);
   k_b_fill<<<grid_for(B.nrows, kThreads), kThreads, 0, native(s)>>>(B.nrows, ref(B), rows.b_row_ptr.data(),
                                                                      rows.b_col.data(), rows.b_pos.data());
+  rows.keys = device_buffer<std::uint32_t>(rows.key_total, s);
   device_buffer<offset_t> row_tiles(tm, s), row_entries(tm, s);
   check(cudaMemsetAsync(row_tiles.data(), 0, tm * sizeof(offset_t), native(s)), "row path");
   check(cudaMemsetAsync(row_entries.data(), 0, tm * sizeof(offset_t), native(s)), "row path");
-  launch_row_symbolic<0>(rows, tm, A, M, row_tiles.data(), row_entries.data(), s);
-  launch_row_symbolic<1>(rows, tm, A, M, row_tiles.data(), row_entries.data(), s);
-  launch_row_symbolic<2>(rows, tm, A, M, row_tiles.data(), row_entries.data(), s);
+  launch_hash_symbolic(std::make_integer_sequence<int, rowpath::kHashBins>{}, rows, tm, A, M, row_tiles.data(),
+                       row_entries.data(), s);
+  if (rows.count[rowpath::kDenseBin]) {
+    k_row_symbolic_dense<<<unsigned(rows.count[rowpath::kDenseBin]), rowpath::kDenseThreads, 0, native(s)>>>(
+        rows.list.data() + index_t(rowpath::kDenseBin) * tm, ref(A),
+        rowpath::a_ref{rows.a_prod.data(), rows.a_k.data(), rows.a_r.data()},
+        rowpath::csr_ref{rows.b_row_ptr.data(), rows.b_col.data(), rows.b_pos.data()}, ref(M), rows.jmin.data(),
+        rows.keys.data(), rows.key_off.data(), row_tiles.data(), row_entries.data());
+    check(cudaGetLastError(), "row path dense symbolic");
+  }
+  hub_symbolic(rows, tm, A, M, row_tiles.data(), row_entries.data(), s);
   phase(s, "row symbolic");
   // C: both paths' tile rows side by side.
   device_buffer<offset_t> tiles(tm + 1, s), entries(tm + 1, s);
@@ -565,6 +797,12 @@ product_plan plan_product(const device_pattern& A, const device_pattern& B, cons
         c1.ntiles, tm, ref(c1), C.tile_ptr.data(), rows.entry_base.data(), C.tile_col.data(), C.tile_offset.data(),
         C.row_ptr.data(), C.row_mask.data(), C.col_idx.data(), plan.tile_map.data());
   check(cudaGetLastError(), "place tiles");
+  if (rows.nall)
+    k_row_pattern<<<unsigned(rows.nall), kPatternThreads, 0, native(s)>>>(
+        rows.all.data(), rows.jmin.data(), rows.keys.data(), rows.key_off.data(), C.tile_ptr.data(),
+        rows.entry_base.data(), C.tile_col.data(), C.tile_offset.data(), C.row_ptr.data(), C.row_mask.data(),
+        C.col_idx.data());
+  check(cudaGetLastError(), "row path pattern");
   phase(s, "merge paths");
   return plan;
 }

@@ -48,94 +48,43 @@ __global__ void __launch_bounds__(kNumericThreads)
   if (dense) tile::compress_dense_row(cm, acc, out);
 }
 
-// The row path's numeric pass: one block per tile row of C (rowpath.cuh),
-// writing its tiles' pattern and values.
-template <class TC>
-struct row_writer {
-  index_t I;
-  std::uint32_t jmin;
-  offset_t tile0, entry0;
-  tile_index_t* tile_col;
-  offset_t* tile_offset;
-  std::uint8_t* row_ptr;
-  row_bits* row_mask;
-  std::uint8_t* col_idx;
-  TC* values;
-  __device__ void totals(int, int) const {}
-  __device__ void entry(int rank, std::uint32_t key, const TC& v) const {
-    col_idx[entry0 + rank] = std::uint8_t(key & 15);
-    values[entry0 + rank] = v;
-  }
-  bool vector_stores;  // row_ptr and row_mask 16-byte aligned
-  __device__ void tile(int rank, std::uint32_t key, int first, const std::uint32_t* mw, const std::uint32_t* pw) const {
-    const offset_t t = tile0 + rank;
-    tile_col[t] = tile_index_t(jmin + (key >> 8));
-    tile_offset[t] = entry0 + first;
-    if (vector_stores) {  // three 16-byte stores instead of 32 narrow ones
-      reinterpret_cast<uint4*>(row_ptr + 16 * t)[0] = make_uint4(pw[0], pw[1], pw[2], pw[3]);
-      uint4* m = reinterpret_cast<uint4*>(row_mask + 16 * t);
-      m[0] = make_uint4(mw[0], mw[1], mw[2], mw[3]);
-      m[1] = make_uint4(mw[4], mw[5], mw[6], mw[7]);
-    } else {
-      for (int r = 0; r < tile_dim; ++r) {
-        row_mask[16 * t + r] = row_bits(mw[r / 2] >> (16 * (r % 2)));
-        row_ptr[16 * t + r] = std::uint8_t(pw[r / 4] >> (8 * (r % 4)));
-      }
-    }
-  }
-};
-
-template <int Bin, class TC, class TA, class TB, class Add, class Mul>
-__global__ void __launch_bounds__(rowpath::shape<Bin>::threads)
-    k_row_numeric(const index_t* list, pattern_ref A, const TA* a_vals, rowpath::csr_ref B, const TB* b_vals,
-                  mask_ref M, const std::uint32_t* jmin, const std::uint32_t* jmax, const offset_t* products,
-                  const offset_t* tile_ptr, const offset_t* entry_base, Add add, Mul mul, tile_index_t* tile_col,
-                  offset_t* tile_offset, std::uint8_t* row_ptr, row_bits* row_mask, std::uint8_t* col_idx,
-                  TC* values) {
-  using S = rowpath::shape<Bin>;
-  const index_t I = list[blockIdx.x];
-  const bool vec = (reinterpret_cast<std::uintptr_t>(row_ptr) % 16 == 0) &&
-                   (reinterpret_cast<std::uintptr_t>(row_mask) % 16 == 0);
-  row_writer<TC> w{I,        jmin[I], tile_ptr[I], entry_base[I], tile_col, tile_offset, row_ptr,
-                   row_mask, col_idx, values,      vec};
-  rowpath::row_block<S::threads, S::items, TC>(
-      A, B, M, I, jmin[I], jmax[I], int(products[I]),
-      [&](offset_t e, offset_t b) { return TC(mul(static_cast<TC>(a_vals[e]), static_cast<TC>(b_vals[B.pos[b]]))); },
-      add, w);
-}
-
-template <int Bin, class TC, class TA, class TB, class Add, class Mul>
-void launch_row_numeric(product_plan& plan, const mask_arg& M, const device_tile_matrix<TA>& A,
-                        const device_tile_matrix<TB>& B, const Add& add, const Mul& mul, TC* values, stream_t s) {
+// The row path's numeric pass (rowpath.cuh): C's pattern is in place; each
+// bin's rows fold their products into their sorted keys' slots, hub rows
+// fold the runs of their sorted products. Templated on the semiring like
+// k_numeric: every semiring, user-defined ones included, runs it.
+template <class TC, class TA, class TB, class Add, class Mul>
+void launch_row_numeric(const product_plan& plan, const device_tile_matrix<TA>& A, const device_tile_matrix<TB>& B,
+                        const Add& add, const Mul& mul, TC* values, stream_t s) {
   const auto& rows = plan.rows;
-  if (rows.count[Bin] == 0) return;
-  // Predefined monoids and operators travel as run-time codes: one kernel per
-  // type and bin serves every predefined semiring (the block sort is costly
-  // to compile). Others get their own kernel.
-  constexpr bool coded = monoid_code<Add>::value >= 0 && op_code<Mul>::value >= 0;
-  using A_t = std::conditional_t<coded, coded_monoid, Add>;
-  using M_t = std::conditional_t<coded, coded_op, Mul>;
-  A_t a_op;
-  M_t m_op;
-  if constexpr (coded) {
-    a_op = coded_monoid{monoid_code<Add>::value};
-    m_op = coded_op{op_code<Mul>::value};
-  } else {
-    a_op = add;
-    m_op = mul;
+  if (rows.total() == 0) return;
+  const index_t tm = A.pat.tile_rows();
+  const rowpath::csr_ref csr{rows.b_row_ptr.data(), rows.b_col.data(), rows.b_pos.data()};
+  auto kernel = rowpath::k_row_numeric<TC, TA, TB, Add, Mul>;
+  bool opted = false;
+  for (int b = 0; b < rowpath::kBins; ++b) {
+    if (rows.count[b] == 0) continue;
+    const int cap = rowpath::numeric_capacity(b), glog = rowpath::numeric_group_log2(b);
+    const std::size_t bytes = rowpath::numeric_bytes<TC>(cap);
+    if (!opted) {  // the largest bin's size covers them all
+      check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 int(rowpath::numeric_bytes<TC>(rowpath::kDenseSlots))),
+            "row path");
+      opted = true;
+    }
+    kernel<<<unsigned(rows.count[b]), 16 << glog, bytes, native(s)>>>(
+        rows.list.data() + index_t(b) * tm, cap, glog, ref(A.pat), A.values.data(), csr, B.values.data(),
+        rows.jmin.data(), rows.keys.data(), rows.key_off.data(), rows.entry_base.data(), add, mul, values);
+    check(cudaGetLastError(), "row path numeric");
   }
-  using blk = rowpath::block<rowpath::shape<Bin>::threads, rowpath::shape<Bin>::items, TC>;
-  auto kernel = k_row_numeric<Bin, TC, TA, TB, A_t, M_t>;
-  // Opt in whatever the size: static and dynamic shared memory together may
-  // pass 48 KB below the dynamic part's own 48 KB.
-  check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(blk::bytes)), "row path");
-  device_pattern& C = plan.C;
-  kernel<<<unsigned(rows.count[Bin]), rowpath::shape<Bin>::threads, blk::bytes, native(s)>>>(
-      rows.list.data() + index_t(Bin) * A.pat.tile_rows(), ref(A.pat), A.values.data(),
-      rowpath::csr_ref{rows.b_row_ptr.data(), rows.b_col.data(), rows.b_pos.data()}, B.values.data(), ref(M),
-      rows.jmin.data(), rows.jmax.data(), rows.products.data(), C.tile_ptr.data(), rows.entry_base.data(), a_op,
-      m_op, C.tile_col.data(), C.tile_offset.data(), C.row_ptr.data(), C.row_mask.data(), C.col_idx.data(), values);
-  check(cudaGetLastError(), "row path numeric");
+  if (rows.count[rowpath::kHub]) {
+    const rowpath::hub_ref H{rows.hub_products,    rows.hub_key.data(), rows.hub_val.data(),
+                             rows.hub_rank.data(), rows.hub_first.data(), rows.hub_off.data(),
+                             rows.list.data() + index_t(rowpath::kHub) * tm, rows.hub_invalid};
+    rowpath::k_hub_numeric<TC, TA, TB><<<grid_for(rows.hub_products, 256), 256, 0, native(s)>>>(
+        H, ref(A.pat), rowpath::a_ref{rows.a_prod.data(), rows.a_k.data(), rows.a_r.data()}, A.values.data(), csr,
+        B.values.data(), rows.entry_base.data(), add, mul, values);
+    check(cudaGetLastError(), "hub numeric");
+  }
 }
 
 // Write-back values: 16 threads per output tile.
@@ -231,13 +180,11 @@ device_tile_matrix<TC> mxm(const device_tile_matrix<TC>& C, const mask_arg& M, i
                            stream_t s) {
   device_tile_matrix<TC> T;
   {  // the plan's buffers go before the write-back
-  product_plan plan = plan_product(A.pat, B.pat, M, s);
+  product_plan plan = plan_product(A.pat, B.pat, M, s, rowpath::value_fits<TC>);
   T.values = device_buffer<TC>(plan.C.nnz, s);
-  // The row path first: it completes C's pattern (the tile path's dense test
-  // reads the next tile's offset, which may be a row-path tile).
-  launch_row_numeric<0>(plan, M, A, B, sr.add, sr.mul, T.values.data(), s);
-  launch_row_numeric<1>(plan, M, A, B, sr.add, sr.mul, T.values.data(), s);
-  launch_row_numeric<2>(plan, M, A, B, sr.add, sr.mul, T.values.data(), s);
+  // The row path's values (its pattern was written by the plan), then the
+  // tile path's.
+  launch_row_numeric<TC>(plan, A, B, sr.add, sr.mul, T.values.data(), s);
   phase(s, "row numeric");
   const offset_t nc = plan.tile_path_tiles;
   if (nc) {

@@ -23,35 +23,77 @@ struct product_plan {
   device_buffer<std::uint64_t> pairs;
   device_buffer<offset_t> tile_map;
   offset_t npairs = 0;  // tile pairs before pruning, for statistics
-  // Row path: B in CSR, the tile rows of each bin, their tile-column span,
-  // product counts, and the first entry of each tile row of C.
+  // Row path (rowpath.cuh): B in CSR, A's entries with their B-row product
+  // prefix, the tile rows of each bin, each row's tile-column origin and the
+  // place of its sorted distinct keys in `keys`, and the first entry of each
+  // tile row of C.
   struct rows_t {
     device_buffer<offset_t> b_row_ptr, b_pos;
     device_buffer<index_t> b_col;
-    device_buffer<index_t> list;  // kBins * tile_rows: bin b's rows from b * tile_rows
-    offset_t count[3] = {0, 0, 0};
+    device_buffer<offset_t> a_prod;  // nnz(A) + 1: exclusive sum of B's row lengths over A's entries
+    device_buffer<index_t> a_k;      // A's entries: global column
+    device_buffer<std::uint8_t> a_r; // A's entries: local row
+    device_buffer<index_t> list;     // (kBins + 1) * tile_rows: bin b's rows from b * tile_rows (hubs last)
+    device_buffer<index_t> all;      // every row-path row
+    offset_t count[8] = {};          // rows per shared bin, then hub rows (kBins + 1 used)
+    offset_t nall = 0, key_total = 0;
     device_buffer<std::uint32_t> jmin, jmax;
-    device_buffer<offset_t> products, entry_base;
-    offset_t total() const { return count[0] + count[1] + count[2]; }
+    device_buffer<offset_t> key_off, entry_base;
+    device_buffer<std::uint32_t> keys;  // sorted distinct keys of each row-path row
+    // Hub rows: their products sorted by (hub, key), stable, so each run of
+    // equal keys is in increasing k; the product index of each; the rank of
+    // each run among the distinct keys (exclusive scan of run heads); the
+    // first rank of each hub; the first product of each hub.
+    offset_t hub_products = 0;
+    std::uint64_t hub_invalid = 0;
+    device_buffer<std::uint64_t> hub_key, hub_val;
+    device_buffer<offset_t> hub_rank, hub_first, hub_off;
+    offset_t total() const {
+      offset_t t = 0;
+      for (offset_t c : count) t += c;
+      return t;
+    }
   } rows;
 };
 
 // Routing between the tile path and the row path (process-wide; set it
 // before running products, not while they run). The environment variables
 // TGB_ROW_PATH=0, TGB_ROW_PATH_RATIO=x and TGB_ROW_PATH_MIN_PAIRS=n set the
-// defaults.
+// defaults. The bin limits exist so that tests can send small inputs to
+// every bin.
 struct product_tuning {
   bool row_path = true;
   // A tile row takes the row path when its scalar products number at most
-  // this many times its tile pairs (and fit a block's shared memory).
+  // this many times its tile pairs (its tiles are sparse).
   double max_products_per_pair = 4.0;
-  // Products with fewer tile pairs than this stay on the tile path without
-  // routing: on the H200 the routing's passes and read-backs cost more than
-  // they save on small matrices (luxembourg, 316k pairs: 0.37 -> 0.74 ms).
+  // Products with fewer tile pairs than this stay on the tile path (the
+  // routing pass still runs: it also gives the pair count).
   long long min_pairs = 1ll << 22;
+  // Row-path rows with at most this many products go to the shared-memory
+  // hash bins (capped by the largest bin, rowpath::hash_capacity).
+  long long max_shared_products = 4096;
+  // Dense accumulator: rows whose tile-column span is at most this many
+  // tiles (capped by rowpath::kDenseSlots / 256; 0: never) and whose products
+  // reach dense_min_fill times the span's 256 * tiles positions (or exceed
+  // the hash bins), up to dense_max_products.
+  int dense_max_tiles = 32;
+  double dense_min_fill = 0.25;
+  long long dense_max_products = 1ll << 19;
 };
 product_tuning& tuning();
-product_plan plan_product(const device_pattern& A, const device_pattern& B, const mask_arg& M, stream_t s);
+
+// What the last product planned in this process routed, for tests (not
+// synchronized): row-path tile rows per bin (hash bins 0-5, dense 6, hubs
+// 7), and whether the row path ran at all.
+struct product_stats {
+  long long rows[8] = {};
+  bool row_path = false;
+};
+product_stats& last_product_stats();
+// row_path_ok: whether C's value type fits the row path's numeric blocks
+// (rowpath::value_fits); if not, every row takes the tile path.
+product_plan plan_product(const device_pattern& A, const device_pattern& B, const mask_arg& M, stream_t s,
+                          bool row_path_ok = true);
 
 // The pattern of C<M, replace> = accum(C, T), and for each of its tiles the
 // tile of C and of T it draws on (-1 for none).

@@ -3,17 +3,41 @@
 // pair (one or two entries per tile: road networks, meshes, random graphs),
 // forming and sorting tile pairs costs many times the products themselves
 // (uniform random 2^20 x 8: 1.07 billion tile pairs for 67 million products).
-// Such a tile row is computed by one thread block that expands its products
-// (A's entries times B's rows, B in CSR), sorts them in shared memory by
-// (tile column, local row, local column) with a stable block radix sort, and
-// folds each run of equal keys in increasing k, as the host does. The sorted
-// keys are already C's tile layout: tile-major, then row-major inside a tile.
-// The symbolic pass (keys only, src/cuda/pipeline.cu) counts the tiles and
-// entries of each such row; the numeric pass (mxm.cuh) writes them.
+//
+// The unit is the tile row of C, not the scalar row: the planner already
+// counts products per tile row (F), C's tiles of one tile row are written
+// together (one block owns their tile columns, row masks and pointers), and
+// a key (J - jmin, local row, local column) sorts straight into the tile
+// layout. A tile row's 16 scalar rows share one table.
+//
+// Symbolic (type-independent, src/cuda/pipeline.cu), binned by F:
+// - hash bins: one block per row, a shared-memory hash table of 2 * cap
+//   32-bit keys (cap = 128 ... 4096 products, tables of 256 ... 8192 keys);
+//   products the mask rejects are never inserted; the distinct keys are
+//   compacted and sorted by a block radix sort;
+// - dense bin: rows whose span of tile columns is at most 32 tiles and
+//   whose products fill the span's positions well (or exceed the hash bins):
+//   a flag per position (256 per tile column); the keys come out sorted;
+// - hub rows (more products than the shared bins take): every product is
+//   keyed (hub, key) in global memory and sorted by CUB's device radix sort
+//   over all hub rows at once, so one hub row is spread over the whole GPU.
+// Each row's sorted distinct keys go to a scratch array (F bounds them); a
+// pattern pass writes C's tiles from them once the sizes are known.
+//
+// Numeric (per type and semiring, mxm.cuh): the row's sorted keys are C's
+// entries in order. Shared bins: the keys go to shared memory; scalar row r
+// of the tile row is owned by a group of G lanes of one warp, which walk A's
+// row r in increasing k and split each B row among the lanes (one B row has
+// distinct columns, so no two lanes meet; the group syncs between k). Each
+// product finds its entry by binary search; products outside the keys are
+// the ones the mask rejected. No atomics: every entry is folded in
+// increasing k by one thread, as on the host. Hub rows: one thread per run of
+// the sorted products folds it in order.
 #pragma once
 
 #include <cub/block/block_radix_sort.cuh>
 #include <cub/block/block_scan.cuh>
+#include <algorithm>
 #include <type_traits>
 
 #include "tgb/detail/cuda/common.cuh"
@@ -28,77 +52,62 @@ struct csr_ref {
   const offset_t* pos;
 };
 
-// Block shapes of the bins: a tile row with F products goes to the first bin
-// with capacity >= F.
-template <int Bin>
-struct shape;
-template <>
-struct shape<0> {
-  static constexpr int threads = 128, items = 8;
+// A's entries: prod[e] = B's row lengths summed over A's entries before e
+// (so the products of tile row I are prod[e0(I)] .. prod[e1(I)] - 1), and
+// each entry's global column and local row.
+struct a_ref {
+  const offset_t* prod;
+  const index_t* k;
+  const std::uint8_t* r;
 };
-template <>
-struct shape<1> {
-  static constexpr int threads = 256, items = 16;
-};
-template <>
-struct shape<2> {
-  static constexpr int threads = 512, items = 16;
-};
-inline constexpr int kBins = 3;
-inline constexpr offset_t capacity(int bin) {
-  return bin == 0 ? 128 * 8 : bin == 1 ? 256 * 16 : 512 * 16;
-}
+
+// Bins: hash bins 0 .. kHashBins - 1 take rows of up to hash_capacity(b)
+// products; bin kDenseBin is the dense accumulator; hubs come after.
+inline constexpr int kHashBins = 6;
+inline constexpr int kDenseBin = kHashBins;
+inline constexpr int kBins = kHashBins + 1;  // shared-memory bins
+inline constexpr int kHub = kBins;
+inline constexpr offset_t hash_capacity(int bin) { return offset_t(128) << bin; }
+inline constexpr int kDenseSlots = 8192;  // 32 tile columns of 256 positions
 // Tile-column span of one row: keys are ((J - jmin) << 8 | r << 4 | c) in 32
-// bits, with 0xFFFFFFFF left for padding.
+// bits, with 0xFFFFFFFF left for empty slots and padding.
 inline constexpr std::uint32_t kMaxSpan = (1u << 24) - 2;
+inline constexpr std::uint32_t kEmpty = 0xFFFFFFFFu;
 
-template <int Threads, int Items, class V>
-struct block {
-  static constexpr int cap = Threads * Items;
-  static constexpr bool has_values = !std::is_same_v<V, void>;
-  using value_t = std::conditional_t<has_values, V, cub::NullType>;
-  using sort_t = cub::BlockRadixSort<std::uint32_t, Threads, Items, value_t>;
-  using scan_t = cub::BlockScan<int, Threads>;
-  // Dynamic shared memory: the keys, the values and a kept flag per item,
-  // aliased with the sort's storage (the items are in registers meanwhile).
-  static constexpr std::size_t value_bytes = has_values ? sizeof(value_t) : 0;
-  static constexpr std::size_t arrays = std::size_t(cap) * (4 + value_bytes + 2);
-  static constexpr std::size_t bytes =
-      ((arrays > sizeof(typename sort_t::TempStorage) ? arrays : sizeof(typename sort_t::TempStorage)) + 15) / 16 * 16;
+// Symbolic block shapes of the hash bins: Threads * Items = capacity.
+template <int Bin>
+struct sym_shape {
+  static constexpr int cap = int(hash_capacity(Bin));
+  static constexpr int threads = Bin <= 3 ? 128 : Bin == 4 ? 256 : 512;
+  static constexpr int items = cap / threads;
+  static_assert(threads * items == cap, "capacity = threads * items");
 };
+inline constexpr int kDenseThreads = 512;  // 16 positions per thread
 
-// Expands the products of tile row I: emit(slot, key, a_entry, b_entry) for
-// slots 0..F-1 in an order where, for each (row, column) of C, k increases.
-template <int Threads, class Emit>
-__device__ inline void expand(const pattern_ref& A, const csr_ref& B, index_t I, std::uint32_t jmin,
-                              typename cub::BlockScan<int, Threads>::TempStorage& scan, Emit&& emit) {
-  const offset_t t0 = A.tile_ptr[I], t1 = A.tile_ptr[I + 1];
-  const offset_t e0 = A.tile_offset[t0], e1 = A.tile_offset[t1];
-  int base = 0;
-  for (offset_t chunk = e0; chunk < e1; chunk += Threads) {
-    const offset_t e = chunk + threadIdx.x;
-    int cnt = 0, r = 0;
-    offset_t b0 = 0;
-    if (e < e1) {
-      const offset_t a = t0 + last_le(A.tile_offset + t0, t1 - t0, e);
-      const int q = int(e - A.tile_offset[a]);
-      const std::uint8_t* rp = A.row_ptr + 16 * a;
-      while (r + 1 < tile_dim && rp[r + 1] <= q) ++r;
-      const index_t k = index_t(A.tile_col[a]) * tile_dim + A.col_idx[e];
-      b0 = B.row_ptr[k];
-      cnt = int(B.row_ptr[k + 1] - b0);
-    }
-    int slot, total;
-    cub::BlockScan<int, Threads>(scan).ExclusiveSum(cnt, slot, total);
-    for (int q = 0; q < cnt; ++q) {
-      const index_t j = B.col[b0 + q];
-      const std::uint32_t key =
-          ((std::uint32_t(j >> tile_shift) - jmin) << 8) | (std::uint32_t(r) << 4) | std::uint32_t(j & (tile_dim - 1));
-      emit(base + slot + q, key, e, b0 + q);
-    }
-    base += total;
-    __syncthreads();  // the scan storage is reused
-  }
+// Numeric: entries a block holds, and lanes per scalar row (a power of two
+// up to 32; the block has 16 groups).
+inline constexpr int numeric_capacity(int bin) { return bin == kDenseBin ? kDenseSlots : int(hash_capacity(bin)); }
+inline constexpr int numeric_group_log2(int bin) { return bin <= 1 ? 2 : bin <= 3 ? 3 : bin <= 5 ? 4 : 5; }
+
+__device__ inline int key_bits(std::uint32_t span) { return 8 + (span ? 32 - __clz(span) : 0); }
+
+__device__ inline std::uint32_t make_key(index_t j, int r, std::uint32_t jmin) {
+  return ((std::uint32_t(j >> tile_shift) - jmin) << 8) | (std::uint32_t(r) << 4) | std::uint32_t(j & (tile_dim - 1));
+}
+
+// First and one-past-last entry of A's tile row I.
+__device__ inline offset_t row_entry_begin(const pattern_ref& A, index_t I) { return A.tile_offset[A.tile_ptr[I]]; }
+__device__ inline offset_t row_entry_end(const pattern_ref& A, index_t I) { return A.tile_offset[A.tile_ptr[I + 1]]; }
+
+// Product p (prod[e0] <= p < prod[e1]) of a tile row: A's entry, B's entry
+// (its CSR position) and the local row.
+struct product_at {
+  offset_t e, b;
+  int r;
+};
+__device__ inline product_at locate(const a_ref& Ae, const csr_ref& B, offset_t e0, offset_t e1, offset_t p) {
+  const offset_t e = e0 + last_le(Ae.prod + e0, e1 - e0, p);
+  return product_at{e, B.row_ptr[Ae.k[e]] + (p - Ae.prod[e]), int(Ae.r[e])};
 }
 
 // Whether C's position (key) in tile row I passes the mask.
@@ -116,138 +125,268 @@ __device__ inline bool admitted(const mask_ref& M, index_t I, std::uint32_t jmin
   return (M.allowed(mc.t, int((key >> 4) & 15)) >> (key & 15)) & 1u;
 }
 
+// Inserts key into a table of 2^LogS slots (linear probing, multiplicative
+// hash on the high bits so that tile columns spread). The table never holds
+// more than half its slots.
+template <int LogS>
+__device__ inline void hash_insert(std::uint32_t* table, std::uint32_t key) {
+  constexpr std::uint32_t mask = (1u << LogS) - 1;
+  std::uint32_t h = (key * 2654435761u) >> (32 - LogS);
+  for (;;) {
+    const std::uint32_t old = atomicCAS(table + h, kEmpty, key);
+    if (old == kEmpty || old == key) return;
+    h = (h + 1) & mask;
+  }
+}
 
-__device__ inline int key_bits(std::uint32_t span) { return 8 + (span ? 32 - __clz(span) : 0); }
+template <int N>
+constexpr int log2_of() {
+  int l = 0;
+  while ((1 << l) < N) ++l;
+  return l;
+}
 
-// One tile row of C on one block: expand, sort, fold, mask, and hand the
-// kept entries and tiles to the sink. V is C's value type, or void for the
-// symbolic pass (keys only). sink.totals(entries, tiles) is called by every
-// thread; sink.entry(rank, key, value) once per kept entry; sink.tile(rank,
-// key, first_entry_rank, mask_words[8], row_ptr_words[4]) once per tile, its
-// 16 row masks and 16 row pointers packed little-endian.
-template <int Threads, int Items, class V, class Product, class Add, class Sink>
-__device__ inline void row_block(const pattern_ref& A, const csr_ref& B, const mask_ref& M, index_t I,
-                                 std::uint32_t jmin, std::uint32_t jmax, int F, Product&& product, const Add& add,
-                                 Sink&& sink) {
-  using blk = block<Threads, Items, V>;
-  using value_t = typename blk::value_t;
+// Shared memory of the symbolic hash block: the table (2 * cap keys, or the
+// radix sort's storage if larger: it aliases the table), then the compacted
+// keys (cap).
+template <int Threads, int Items>
+struct hash_block {
+  static constexpr int cap = Threads * Items, slots = 2 * cap;
+  using sort_t = cub::BlockRadixSort<std::uint32_t, Threads, Items>;
+  using scan_t = cub::BlockScan<int, Threads>;
+  static constexpr std::size_t table_bytes =
+      (std::max(std::size_t(slots) * 4, sizeof(typename sort_t::TempStorage)) + 15) / 16 * 16;
+  static constexpr std::size_t bytes = table_bytes + std::size_t(cap) * 4;
+};
+
+// The symbolic pass of tile row I on a hash block: its sorted distinct
+// admitted keys to out[0, n), n and its tile count to *entries, *tiles.
+template <int Threads, int Items>
+__device__ inline void symbolic_hash(const pattern_ref& A, const a_ref& Ae, const csr_ref& B, const mask_ref& M,
+                                     index_t I, std::uint32_t jmin, std::uint32_t jmax, std::uint32_t* out,
+                                     offset_t* entries, offset_t* tiles) {
+  using blk = hash_block<Threads, Items>;
+  constexpr int S = blk::slots, logS = log2_of<S>();
+  static_assert((1 << logS) == S, "power-of-two table");
   extern __shared__ __align__(16) unsigned char smem[];
   __shared__ typename blk::scan_t::TempStorage scan;
-  std::uint32_t* keys = reinterpret_cast<std::uint32_t*>(smem);
-  value_t* vals = reinterpret_cast<value_t*>(smem + std::size_t(blk::cap) * 4);
-  std::uint8_t* kept = smem + std::size_t(blk::cap) * (4 + blk::value_bytes);
-  std::uint8_t* start = kept + blk::cap;
-
-  expand<Threads>(A, B, I, jmin, scan, [&](int slot, std::uint32_t key, offset_t e, offset_t b) {
-    keys[slot] = key;
-    if constexpr (blk::has_values) vals[slot] = product(e, b);
-  });
+  std::uint32_t* table = reinterpret_cast<std::uint32_t*>(smem);
+  std::uint32_t* ckeys = reinterpret_cast<std::uint32_t*>(smem + blk::table_bytes);
+  for (int i = threadIdx.x; i < S; i += Threads) table[i] = kEmpty;
+  __syncthreads();
+  const offset_t e0 = row_entry_begin(A, I), e1 = row_entry_end(A, I);
+  const offset_t p1 = Ae.prod[e1];
+  mask_cache mc;
+  for (offset_t p = Ae.prod[e0] + threadIdx.x; p < p1; p += Threads) {
+    const product_at x = locate(Ae, B, e0, e1, p);
+    const std::uint32_t key = make_key(B.col[x.b], x.r, jmin);
+    if (admitted(M, I, jmin, key, mc)) hash_insert<logS>(table, key);
+  }
+  __syncthreads();
+  // Compact: thread t owns slots [2 Items t, 2 Items (t + 1)).
+  constexpr int per = S / Threads;
+  int cnt = 0;
+#pragma unroll
+  for (int i = 0; i < per; ++i) cnt += table[threadIdx.x * per + i] != kEmpty ? 1 : 0;
+  int pos, n;
+  typename blk::scan_t(scan).ExclusiveSum(cnt, pos, n);
+#pragma unroll
+  for (int i = 0; i < per; ++i) {
+    const std::uint32_t k = table[threadIdx.x * per + i];
+    if (k != kEmpty) ckeys[pos++] = k;
+  }
   __syncthreads();
   std::uint32_t k[Items];
-  value_t v[Items];
-  const int first = threadIdx.x * Items;
 #pragma unroll
   for (int i = 0; i < Items; ++i) {
-    const int idx = first + i;
-    k[i] = idx < F ? keys[idx] : 0xFFFFFFFFu;
-    if constexpr (blk::has_values) v[i] = idx < F ? vals[idx] : value_t();
+    const int idx = threadIdx.x * Items + i;
+    k[i] = idx < n ? ckeys[idx] : kEmpty;
   }
-  __syncthreads();
-  {
-    auto& tmp = *reinterpret_cast<typename blk::sort_t::TempStorage*>(smem);
-    const int nbits = key_bits(jmax - jmin);
-    // LSD radix sort: stable, so equal keys keep increasing k.
-    if constexpr (blk::has_values) typename blk::sort_t(tmp).Sort(k, v, 0, nbits);
-    else typename blk::sort_t(tmp).Sort(k, 0, nbits);
-  }
-  __syncthreads();
+  __syncthreads();  // the table becomes the sort's storage
+  // Padding keeps its place after the valid keys: the sort is stable.
+  typename blk::sort_t(*reinterpret_cast<typename blk::sort_t::TempStorage*>(smem)).Sort(k, 0, key_bits(jmax - jmin));
 #pragma unroll
-  for (int i = 0; i < Items; ++i) {
-    keys[first + i] = k[i];
-    if constexpr (blk::has_values) vals[first + i] = v[i];
-  }
+  for (int i = 0; i < Items; ++i) ckeys[threadIdx.x * Items + i] = k[i];
   __syncthreads();
-  // Heads of runs of equal keys: fold the run (in order), test the mask.
-  int nk = 0;
-  mask_cache mc;
-#pragma unroll
-  for (int i = 0; i < Items; ++i) {
-    const int idx = first + i;
-    bool keep = false;
-    if (idx < F && (idx == 0 || keys[idx - 1] != k[i])) {
-      keep = admitted(M, I, jmin, k[i], mc);
-      if constexpr (blk::has_values) {
-        if (keep) {
-          value_t acc = v[i];
-          for (int q = idx + 1; q < F && keys[q] == k[i]; ++q)
-            if (!add.is_terminal(acc)) acc = add(acc, vals[q]);
-          v[i] = acc;
-          vals[idx] = acc;  // the run's head: no other run reads it
-        }
-      }
-    }
-    if (idx < blk::cap) kept[idx] = keep ? 1 : 0;
-    nk += keep ? 1 : 0;
-  }
-  __syncthreads();
-  // A kept entry starts a tile when no kept entry of its tile column precedes it.
   int nt = 0;
-  bool starts[Items];
 #pragma unroll
   for (int i = 0; i < Items; ++i) {
-    const int idx = first + i;
-    starts[i] = false;
-    if (idx < F && kept[idx]) {
-      const std::uint32_t J = k[i] >> 8;
-      int q = idx - 1;
-      while (q >= 0 && (keys[q] >> 8) == J && !kept[q]) --q;
-      starts[i] = !(q >= 0 && (keys[q] >> 8) == J);
+    const int idx = threadIdx.x * Items + i;
+    if (idx < n) {
+      out[idx] = k[i];
+      nt += (idx == 0 || (ckeys[idx - 1] >> 8) != (k[i] >> 8)) ? 1 : 0;
     }
-    nt += starts[i] ? 1 : 0;
-    if (idx < blk::cap) start[idx] = starts[i] ? 1 : 0;
   }
-  int ebase, etotal, tbase, ttotal;
-  typename blk::scan_t(scan).ExclusiveSum(nk, ebase, etotal);
+  __syncthreads();  // scan storage reused
+  int tb, ttotal;
+  typename blk::scan_t(scan).ExclusiveSum(nt, tb, ttotal);
+  if (threadIdx.x == 0) {
+    *entries = n;
+    *tiles = ttotal;
+  }
+}
+
+// The symbolic pass of tile row I on the dense accumulator: a flag per
+// position of the span (at most kDenseSlots); keys come out in order.
+template <int Threads, int Slots>
+__device__ inline void symbolic_dense(const pattern_ref& A, const a_ref& Ae, const csr_ref& B, const mask_ref& M,
+                                      index_t I, std::uint32_t jmin, std::uint32_t* out, offset_t* entries,
+                                      offset_t* tiles) {
+  static_assert(Slots == 16 * Threads, "16 positions per thread: 16 threads per tile column");
+  using scan_t = cub::BlockScan<int, Threads>;
+  __shared__ std::uint32_t bits[Slots / 32];  // set by atomicOr: no write-write races
+  __shared__ typename scan_t::TempStorage scan;
+  for (int i = threadIdx.x; i < Slots / 32; i += Threads) bits[i] = 0;
   __syncthreads();
-  typename blk::scan_t(scan).ExclusiveSum(nt, tbase, ttotal);
-  sink.totals(etotal, ttotal);
-  if constexpr (blk::has_values) {
-    // From shared memory, in a loop that does not unroll: the tile code is
-    // large, and unrolled Items times it cost registers and occupancy.
-#pragma unroll 1
-    for (int i = 0; i < Items; ++i) {
-      const int idx = first + i;
-      if (idx >= F || !kept[idx]) continue;
-      const std::uint32_t key = keys[idx];
-      if (start[idx]) {
-        // The tile's row masks and row pointers, packed in registers (the
-        // loop over rows unrolls, so no local-memory arrays): its entries
-        // follow in (row, column) order.
-        std::uint32_t mw[8], pw[4];
-        const std::uint32_t J = key >> 8;
-        int q = idx, at = 0;
-#pragma unroll
-        for (int r = 0; r < tile_dim; ++r) {
-          std::uint32_t m = 0;
-          const int start = at;
-          while (q < F && (keys[q] >> 8) == J && int((keys[q] >> 4) & 15) == r) {
-            if (kept[q]) {
-              m |= 1u << (keys[q] & 15);
-              ++at;
-            }
-            ++q;
-          }
-          if (r % 2 == 0) mw[r / 2] = m;
-          else mw[r / 2] |= m << 16;
-          if (r % 4 == 0) pw[r / 4] = std::uint32_t(start);
-          else pw[r / 4] |= std::uint32_t(start) << (8 * (r % 4));
+  const offset_t e0 = row_entry_begin(A, I), e1 = row_entry_end(A, I);
+  const offset_t p1 = Ae.prod[e1];
+  mask_cache mc;
+  for (offset_t p = Ae.prod[e0] + threadIdx.x; p < p1; p += Threads) {
+    const product_at x = locate(Ae, B, e0, e1, p);
+    const std::uint32_t key = make_key(B.col[x.b], x.r, jmin);
+    // key < 256 * (span + 1) <= Slots
+    if (admitted(M, I, jmin, key, mc)) atomicOr(bits + (key >> 5), 1u << (key & 31));
+  }
+  __syncthreads();
+  // Thread t owns positions [16 t, 16 t + 16): half a word.
+  std::uint32_t mine = (bits[threadIdx.x >> 1] >> (16 * (threadIdx.x & 1))) & 0xFFFFu;
+  const int cnt = __popc(mine);
+  int pos, n;
+  scan_t(scan).ExclusiveSum(cnt, pos, n);
+  while (mine) {
+    const int i = __ffs(mine) - 1;
+    out[pos++] = std::uint32_t(threadIdx.x * 16 + i);
+    mine &= mine - 1;
+  }
+  // A tile column is a tile when any of its 16 threads has a position.
+  const int any = half_warp_sum(cnt > 0 ? 1 : 0) > 0 ? 1 : 0;
+  __syncthreads();
+  int tb, ttotal;
+  scan_t(scan).ExclusiveSum((threadIdx.x % 16 == 0) ? any : 0, tb, ttotal);
+  if (threadIdx.x == 0) {
+    *entries = n;
+    *tiles = ttotal;
+  }
+}
+
+// Keeps the compiler from fusing a product into the following add (the host
+// rounds the product first): the floating-point value passes through an
+// empty asm.
+template <class T>
+__device__ inline T opaque(T x) {
+  if constexpr (std::is_same_v<T, double>) asm volatile("" : "+d"(x));
+  else if constexpr (std::is_same_v<T, float>) asm volatile("" : "+f"(x));
+  return x;
+}
+
+// Position of key among keys[0, n) (sorted, distinct), or -1.
+__device__ inline int find_key(const std::uint32_t* keys, int n, std::uint32_t key) {
+  int lo = 0, hi = n;
+  while (lo < hi) {
+    const int mid = (lo + hi) >> 1;
+    if (keys[mid] < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < n && keys[lo] == key ? lo : -1;
+}
+
+// Numeric pass of the shared bins: one block per tile row I, 16 groups of
+// 2^glog lanes (group r owns scalar row r). Dynamic shared memory: values
+// (cap of TC, 16-byte aligned), keys (cap), written flags (cap).
+template <class TC>
+inline std::size_t numeric_bytes(int cap) {
+  const std::size_t v = (std::size_t(cap) * sizeof(TC) + 15) / 16 * 16;
+  return v + std::size_t(cap) * 5;
+}
+
+// Value types the numeric blocks hold (the dense bin's 8192 values in at
+// most 172 KB of shared memory, stored by plain assignment).
+template <class TC>
+inline constexpr bool value_fits = std::is_trivially_copyable_v<TC> && sizeof(TC) <= 16;
+
+template <class TC, class TA, class TB, class Add, class Mul>
+__global__ void __launch_bounds__(512)
+    k_row_numeric(const index_t* list, int cap, int glog, pattern_ref A, const TA* a_vals, csr_ref B,
+                  const TB* b_vals, const std::uint32_t* jmin, const std::uint32_t* keys, const offset_t* key_off,
+                  const offset_t* entry_base, Add add, Mul mul, TC* values) {
+  extern __shared__ __align__(16) unsigned char smem[];
+  TC* sv = reinterpret_cast<TC*>(smem);
+  std::uint32_t* sk = reinterpret_cast<std::uint32_t*>(smem + (std::size_t(cap) * sizeof(TC) + 15) / 16 * 16);
+  std::uint8_t* written = reinterpret_cast<std::uint8_t*>(sk + cap);
+  const index_t I = list[blockIdx.x];
+  const offset_t c0 = entry_base[I];
+  const int n = int(entry_base[I + 1] - c0);  // <= cap: the symbolic pass bounded it
+  const std::uint32_t* rk = keys + key_off[I];
+  for (int q = threadIdx.x; q < n; q += blockDim.x) {
+    sk[q] = rk[q];
+    written[q] = 0;
+  }
+  __syncthreads();
+  const int G = 1 << glog;
+  const int r = int(threadIdx.x) >> glog, lane = int(threadIdx.x) & (G - 1);
+  const unsigned gmask = G == 32 ? 0xFFFFFFFFu : (((1u << G) - 1) << ((threadIdx.x & 31) & ~unsigned(G - 1)));
+  const std::uint32_t jm = jmin[I];
+  // A's scalar row r of tile row I: entries in increasing k.
+  for (offset_t t = A.tile_ptr[I]; t < A.tile_ptr[I + 1]; ++t) {
+    const offset_t te = A.tile_offset[t];
+    const int q0 = A.row_ptr[16 * t + r];
+    const int q1 = r + 1 < tile_dim ? A.row_ptr[16 * t + r + 1] : int(A.tile_offset[t + 1] - te);
+    const index_t k0 = index_t(A.tile_col[t]) << tile_shift;
+    for (int q = q0; q < q1; ++q) {
+      const offset_t e = te + q;
+      const index_t k = k0 + A.col_idx[e];
+      const TC av = static_cast<TC>(a_vals[e]);
+      const offset_t b1 = B.row_ptr[k + 1];
+      for (offset_t b = B.row_ptr[k] + lane; b < b1; b += G) {
+        const int at = find_key(sk, n, make_key(B.col[b], r, jm));
+        if (at < 0) continue;  // the mask rejected it
+        const TC v = opaque(TC(mul(av, static_cast<TC>(b_vals[B.pos[b]]))));
+        if (!written[at]) {
+          sv[at] = v;
+          written[at] = 1;
+        } else if (!add.is_terminal(sv[at])) {
+          sv[at] = add(sv[at], v);
         }
-        sink.tile(tbase, key, ebase, mw, pw);
-        ++tbase;
       }
-      sink.entry(ebase, key, vals[idx]);
-      ++ebase;
+      __syncwarp(gmask);  // the next k may meet the same columns
     }
+  }
+  __syncthreads();
+  for (int q = threadIdx.x; q < n; q += blockDim.x) values[c0 + q] = sv[q];
+}
+
+// Numeric pass of the hub rows: one thread per run of equal keys among the
+// sorted products (key = hub << 32 | row key; val = product index, in
+// increasing k within a run) folds the run in order.
+struct hub_ref {
+  offset_t n;  // products of all hubs
+  const std::uint64_t* key;
+  const std::uint64_t* val;
+  const offset_t* rank;   // run heads' exclusive scan: distinct key index
+  const offset_t* first;  // per hub: rank of its first key
+  const offset_t* off;    // per hub: its first product index
+  const index_t* list;    // per hub: its tile row
+  std::uint64_t invalid;
+};
+
+template <class TC, class TA, class TB, class Add, class Mul>
+__global__ void k_hub_numeric(hub_ref H, pattern_ref A, a_ref Ae, const TA* a_vals, csr_ref B, const TB* b_vals,
+                              const offset_t* entry_base, Add add, Mul mul, TC* values) {
+  for (offset_t q = blockIdx.x * offset_t(blockDim.x) + threadIdx.x; q < H.n; q += offset_t(gridDim.x) * blockDim.x) {
+    const std::uint64_t key = H.key[q];
+    if (key == H.invalid || (q > 0 && H.key[q - 1] == key)) continue;
+    const index_t h = index_t(key >> 32);
+    const index_t I = H.list[h];
+    const offset_t e0 = row_entry_begin(A, I), e1 = row_entry_end(A, I);
+    const offset_t base = Ae.prod[e0] - H.off[h];
+    TC acc{};
+    for (offset_t u = q; u < H.n && H.key[u] == key; ++u) {
+      const product_at x = locate(Ae, B, e0, e1, base + offset_t(H.val[u]));
+      const TC v = opaque(TC(mul(static_cast<TC>(a_vals[x.e]), static_cast<TC>(b_vals[B.pos[x.b]]))));
+      if (u == q) acc = v;
+      else if (!add.is_terminal(acc)) acc = add(acc, v);
+    }
+    values[entry_base[I] + (H.rank[q] - H.first[h])] = acc;
   }
 }
 
