@@ -679,18 +679,27 @@ product_plan plan_product(const device_pattern& A, const device_pattern& B, cons
   const index_t tm = A.tile_rows();
   phase(s, "mxm start");
   device_buffer<index_t> a_row = tile_rows_of(A, s);
-  // Routing first: its one read-back gives the bins' sizes and the tile
-  // path's pair count.
+  // Step 1: every (A tile, B tile) pair of the tile path's rows, keyed by
+  // its C tile; pruned pairs get the key `invalid` and sort last. The pairs
+  // are counted first over every tile row: routing passes over A's entries
+  // and B's rows before its read-back (0.2 ms on luxembourg, H100 at
+  // 45f2a6c), so products under min_pairs, where it cannot pay, skip it.
   offset_t npairs = -1;
   device_buffer<std::uint8_t> route;
-  if (row_path_ok) route = route_rows(A, B, a_row.data(), plan.rows, npairs, s);
-  // Step 1: every (A tile, B tile) pair of the tile path's rows, keyed by
-  // its C tile; pruned pairs get the key `invalid` and sort last.
   device_buffer<offset_t> cnt(na + 1, s), off(na + 1, s);
-  k_pair_counts<<<grid_for(na + 1, kThreads), kThreads, 0, native(s)>>>(na, A.tile_col.data(), B.tile_ptr.data(),
-                                                                         a_row.data(), route.data(), cnt.data());
-  exclusive_sum(cnt.data(), off.data(), na + 1, s);
-  if (npairs < 0) npairs = read_back(off.data() + na, s);
+  auto count_pairs = [&] {
+    k_pair_counts<<<grid_for(na + 1, kThreads), kThreads, 0, native(s)>>>(na, A.tile_col.data(), B.tile_ptr.data(),
+                                                                           a_row.data(), route.data(), cnt.data());
+    exclusive_sum(cnt.data(), off.data(), na + 1, s);
+  };
+  count_pairs();
+  const offset_t all_pairs = read_back(off.data() + na, s);
+  if (row_path_ok && all_pairs >= tuning().min_pairs) {
+    // Routing's one read-back gives the bins' sizes and the tile path's pairs.
+    route = route_rows(A, B, a_row.data(), plan.rows, npairs, s);
+    if (route.size()) count_pairs();
+  }
+  if (npairs < 0) npairs = all_pairs;
   phase(s, "route rows");
   plan.npairs = npairs;
   device_pattern c1;

@@ -159,7 +159,10 @@ void cast_ops(std::uint64_t seed) {
   each(min{}, "min"), each(max{}, "max"), each(first{}, "first"), each(second{}, "second");
   each(pair{}, "pair"), each(any{}, "any"), each(lor{}, "lor"), each(land{}, "land"), each(lxor{}, "lxor");
   each(eq{}, "eq"), each(ne{}, "ne"), each(lt{}, "lt"), each(gt{}, "gt"), each(le{}, "le"), each(ge{}, "ge");
-  each(power{}, "power");
+  // power is left out: CUDA's pow is within 2 ulp, not correctly rounded, so
+  // pow(x, 0.5) may land just under an integer the host's reaches and then
+  // truncate one lower (seen on the H100: 2 against 3); apply's power cases
+  // compare it on values where it is exact.
 }
 }  // namespace
 
