@@ -6,6 +6,8 @@
 //   3. numeric: products accumulate into C's compressed slots (sparse) or a
 //      16x16 array (dense, for heavy tiles), in increasing k.
 // Steps 1-2 do not depend on types or semiring (mxm_symbolic, compiled once).
+// mxm_product picks between this and the row paths (mxm_rows.hpp) by one
+// rule, choose_mxm_method, with its knobs in an mxm_policy.
 #pragma once
 
 #include <algorithm>

@@ -169,11 +169,18 @@ struct row_workspace {
   buffer<std::uint32_t> mark;
   buffer<TC> acc;
   std::uint32_t stamp = 1;
+  // tiles of the current tile row: slot of each tile column (all ones when
+  // none), the columns met, and per tile a count, then a fill position
+  buffer<std::uint32_t> tslot;
+  buffer<tile_index_t> tlist;
+  buffer<offset_t> tfill;
 };
 
 struct saxpy_tuning {
   // A row uses the dense accumulator when (its bound on entries) * ratio >= ncols.
   double dense_ratio = 16.0;
+  // Rows of at most this many products use neither accumulator.
+  offset_t tiny_row = 32;
 };
 
 // C = A*B (with A, B as scalar CSR), masked by M; the row path.
@@ -216,6 +223,8 @@ tile_matrix<TC> mxm_rows_saxpy(const csr_matrix<TA>& A, const csr_matrix<TB>& B,
   std::vector<tile_chunk> chunks(static_cast<std::size_t>(ntasks));
   std::vector<buffer<TC>> cvals(static_cast<std::size_t>(ntasks));
   buffer<offset_t> tiles_in_row(static_cast<std::size_t>(tm), offset_t(0));
+  const index_t tcols = tiles_for(ncols);
+  const bool tile_slots = tcols <= (index_t(1) << 22);  // at most 16 MB a thread
   bool failed = false;
 
 #pragma omp parallel if (ntasks > 1 && work.size() > 0)
@@ -248,17 +257,48 @@ tile_matrix<TC> mxm_rows_saxpy(const csr_matrix<TA>& A, const csr_matrix<TB>& B,
             if (allow && mlen == 0) continue;
             // Scatter the mask row first when it is no longer than the
             // products; otherwise filter the finished row by merging.
-            const bool scatter = allow && mlen <= fl;
+            // A row of few products skips the accumulators: its products,
+            // kept in k order per column by a stable insertion sort, fold.
+            const bool tiny = fl <= tune.tiny_row;
+            const bool scatter = !tiny && allow && mlen <= fl;
             const offset_t entries = scatter ? mlen : fl;
             offset_t bound = std::min<offset_t>(fl, ncols);
             if (allow) bound = std::min(bound, mlen);
+            if (tiny) bound = fl;
             grow_keep(rcol, used, used + static_cast<std::size_t>(bound));
             grow_keep(rval, used, used + static_cast<std::size_t>(bound));
             index_t* cols = rcol.data() + used;
             TC* vals = rval.data() + used;
             std::size_t n = 0;
-            const bool dense = double(entries) * tune.dense_ratio >= double(ncols);
-            if (dense) {
+            const bool dense = !tiny && double(entries) * tune.dense_ratio >= double(ncols);
+            if (tiny) {
+              for (offset_t p = arp[i]; p < arp[i + 1]; ++p) {
+                const index_t k = aci[p];
+                const TC a = aval(p);
+                for (offset_t q = brp[k]; q < brp[k + 1]; ++q) {
+                  const index_t j = bci[q];
+                  const TC v = s.mul(a, bval(q));
+                  std::size_t pos = n++;
+                  for (; pos > 0 && cols[pos - 1] > j; --pos) {
+                    cols[pos] = cols[pos - 1];
+                    vals[pos] = vals[pos - 1];
+                  }
+                  cols[pos] = j;
+                  vals[pos] = v;
+                }
+              }
+              std::size_t out = 0;
+              for (std::size_t e = 0; e < n; ++e) {
+                if (out && cols[out - 1] == cols[e]) {
+                  if (!s.add.is_terminal(vals[out - 1])) vals[out - 1] = s.add(vals[out - 1], vals[e]);
+                } else {
+                  cols[out] = cols[e];
+                  vals[out] = vals[e];
+                  ++out;
+                }
+              }
+              n = out;
+            } else if (dense) {
               if (ws.mark.size() < static_cast<std::size_t>(ncols) || ws.acc.size() < ws.mark.size()) {
                 ws.mark = buffer<std::uint32_t>();
                 ws.acc = buffer<TC>();
@@ -397,6 +437,63 @@ tile_matrix<TC> mxm_rows_saxpy(const csr_matrix<TA>& A, const csr_matrix<TB>& B,
           if (used == 0) continue;
           grow_keep(ch.cidx, ch.nnz, ch.nnz + used);
           grow_keep(cv, ch.nnz, ch.nnz + used);
+          if (tile_slots) {
+            // Tile columns through a slot array: a few passes over the
+            // entries instead of a 16-row merge per tile.
+            if (ws.tslot.size() < static_cast<std::size_t>(tcols))
+              ws.tslot = buffer<std::uint32_t>(static_cast<std::size_t>(tcols), ~std::uint32_t(0));
+            grow_keep(ws.tlist, 0, used);
+            grow_keep(ws.tfill, 0, used);
+            std::uint32_t* slot = ws.tslot.data();
+            tile_index_t* tl = ws.tlist.data();
+            offset_t* fill = ws.tfill.data();
+            std::size_t nt = 0;
+            for (std::size_t e = 0; e < used; ++e) {
+              const index_t J = rcol[e] >> tile_shift;
+              if (slot[J] == ~std::uint32_t(0)) {
+                slot[J] = 0;
+                tl[nt++] = static_cast<tile_index_t>(J);
+              }
+            }
+            std::sort(tl, tl + nt);
+            try {
+              grow_keep(ch.tcol, ch.ntiles, ch.ntiles + nt);
+              grow_keep(ch.masks, 16 * ch.ntiles, 16 * (ch.ntiles + nt));
+            } catch (...) {
+              for (std::size_t l = 0; l < nt; ++l) slot[tl[l]] = ~std::uint32_t(0);
+              throw;
+            }
+            row_bits* bits = &ch.masks[16 * ch.ntiles];
+            for (std::size_t l = 0; l < nt; ++l) {
+              slot[tl[l]] = static_cast<std::uint32_t>(l);
+              ch.tcol[ch.ntiles + l] = tl[l];
+              fill[l] = 0;
+              for (int r = 0; r < tile_dim; ++r) bits[16 * l + r] = 0;
+            }
+            for (int r = 0; r < nr; ++r)
+              for (offset_t e = rb[r]; e < re[r]; ++e) {
+                const std::uint32_t l = slot[rcol[e] >> tile_shift];
+                bits[16 * l + r] = row_bits(bits[16 * l + r] | (1u << (rcol[e] & (tile_dim - 1))));
+                ++fill[l];
+              }
+            offset_t at = static_cast<offset_t>(ch.nnz);
+            for (std::size_t l = 0; l < nt; ++l) {
+              const offset_t c = fill[l];
+              fill[l] = at;
+              at += c;
+            }
+            for (int r = 0; r < nr; ++r)
+              for (offset_t e = rb[r]; e < re[r]; ++e) {
+                const offset_t q = fill[slot[rcol[e] >> tile_shift]]++;
+                ch.cidx[q] = static_cast<std::uint8_t>(rcol[e] & (tile_dim - 1));
+                cv[q] = rval[e];
+              }
+            for (std::size_t l = 0; l < nt; ++l) slot[tl[l]] = ~std::uint32_t(0);
+            ch.ntiles += nt;
+            ch.nnz += used;
+            tiles_in_row[I] = static_cast<offset_t>(nt);
+            continue;
+          }
           offset_t cur[tile_dim];
           for (int r = 0; r < tile_dim; ++r) cur[r] = rb[r];
           offset_t ntiles = 0;
@@ -485,9 +582,13 @@ inline bool sparse_dot(const index_t* ac, const TA* avals, offset_t la, const in
   } else {
     offset_t p = 0, q = 0;
     while (p < la && q < lb) {
-      if (ac[p] < bc[q]) ++p;
-      else if (bc[q] < ac[p]) ++q;
-      else if (add(p++, q++)) break;
+      const index_t x = ac[p], y = bc[q];
+      if (x == y) {
+        if (add(p++, q++)) break;
+      } else {
+        p += x < y;
+        q += y < x;
+      }
     }
   }
   if (any) out = acc;
