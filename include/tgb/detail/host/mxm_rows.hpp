@@ -614,43 +614,129 @@ tile_matrix<TC> mxm_rows_dot(const csr_matrix<TA>& A, const csr_matrix<TB>& Bt, 
   const index_t* bci = Bt.p.colidx.data();
   const TB* bv = Bt.values.data();
   // Phase 1: every admitted mask entry's dot product, at the mask's position.
-#pragma omp parallel for schedule(dynamic, 16) if (tm > kParallelRows)
-  for (index_t I = 0; I < tm; ++I) {
-    offset_t kept = 0;
-    for (offset_t t = m.tile_ptr[I]; t < m.tile_ptr[I + 1]; ++t) {
-      const index_t j0 = index_t(m.tile_col[t]) * tile_dim;
-      const offset_t base = m.tile_offset[t];
-      int n = 0;
-      const std::uint32_t rows = nonempty_rows(&M.bits[16 * t]);
-      for (int r = 0; r < tile_dim; ++r) present[16 * t + r] = 0;
-      for (std::uint32_t rr = rows; rr; rr &= rr - 1) {
-        const int r = tile::lowest_bit(rr);
-        const row_bits admit = M.bits[16 * t + r];
-        row_bits got = 0;
-        {
+  // Rows of A with at least kLongRow entries are scattered once into a
+  // per-thread marker (column -> position in the row), and each of their
+  // mask entries walks only B's row; shorter rows merge.
+  constexpr offset_t kLongRow = 16;
+  const index_t inner = A.p.ncols;
+  const bool use_marker = inner <= (index_t(1) << 26);
+  bool failed = false;
+#pragma omp parallel if (tm > kParallelRows)
+  {
+    buffer<std::uint32_t> mstamp, mwhere;
+    std::uint32_t cur = 0;
+#pragma omp for schedule(dynamic, 16)
+    for (index_t I = 0; I < tm; ++I) {
+      bool stop;
+#pragma omp atomic read
+      stop = failed;
+      if (stop) continue;
+      try {
+        const offset_t t0 = m.tile_ptr[I], t1 = m.tile_ptr[I + 1];
+        const int nr = static_cast<int>(std::min<index_t>(tile_dim, m.nrows - I * tile_dim));
+        std::uint32_t long_rows = 0;
+        if (use_marker && t1 > t0)
+          for (int r = 0; r < nr; ++r)
+            if (arp[I * tile_dim + r + 1] - arp[I * tile_dim + r] >= kLongRow) long_rows |= 1u << r;
+        if (long_rows && mstamp.size() < static_cast<std::size_t>(inner)) {
+          mstamp = buffer<std::uint32_t>();
+          mwhere = buffer<std::uint32_t>(static_cast<std::size_t>(inner));
+          mstamp = buffer<std::uint32_t>(static_cast<std::size_t>(inner), 0u);
+          cur = 0;
+        }
+        for (offset_t t = t0; t < t1; ++t) {
+          const index_t j0 = index_t(m.tile_col[t]) * tile_dim;
+          const offset_t base = m.tile_offset[t];
+          for (int r = 0; r < tile_dim; ++r) present[16 * t + r] = 0;
+          for (std::uint32_t rr = nonempty_rows(&M.bits[16 * t]) & ~long_rows; rr; rr &= rr - 1) {
+            const int r = tile::lowest_bit(rr);
+            const row_bits admit = M.bits[16 * t + r];
+            row_bits got = 0;
+            const index_t i = I * tile_dim + r;
+            const offset_t a0 = arp[i], la = arp[i + 1] - a0;
+            const int q0 = m.row_ptr[16 * t + r];
+            const int q1 =
+                r == tile_dim - 1 ? static_cast<int>(m.tile_offset[t + 1] - base) : m.row_ptr[16 * t + r + 1];
+            if (la)
+              for (int q = q0; q < q1; ++q) {
+                const int c = m.col_idx[base + q];
+                if (!((admit >> c) & 1u)) continue;
+                const index_t j = j0 + c;
+                const offset_t b0 = brp[j];
+                if (sparse_dot<TC>(aci + a0, av ? av + a0 : av, la, bci + b0, bv ? bv + b0 : bv, brp[j + 1] - b0, s,
+                                   vals[base + q]))
+                  got = row_bits(got | (1u << c));
+              }
+            present[16 * t + r] = got;
+          }
+        }
+        for (std::uint32_t lr = long_rows; lr; lr &= lr - 1) {
+          const int r = tile::lowest_bit(lr);
           const index_t i = I * tile_dim + r;
           const offset_t a0 = arp[i], la = arp[i + 1] - a0;
-          const int q0 = m.row_ptr[16 * t + r];
-          const int q1 = r == tile_dim - 1 ? static_cast<int>(m.tile_offset[t + 1] - base) : m.row_ptr[16 * t + r + 1];
-          if (la)
+          if (cur == 0xFFFFFFFFu) {
+            std::fill(mstamp.begin(), mstamp.end(), 0u);
+            cur = 0;
+          }
+          ++cur;
+          for (offset_t p = 0; p < la; ++p) {
+            mstamp[aci[a0 + p]] = cur;
+            mwhere[aci[a0 + p]] = static_cast<std::uint32_t>(p);
+          }
+          for (offset_t t = t0; t < t1; ++t) {
+            const row_bits admit = M.bits[16 * t + r];
+            if (!admit) continue;
+            const index_t j0 = index_t(m.tile_col[t]) * tile_dim;
+            const offset_t base = m.tile_offset[t];
+            const int q0 = m.row_ptr[16 * t + r];
+            const int q1 =
+                r == tile_dim - 1 ? static_cast<int>(m.tile_offset[t + 1] - base) : m.row_ptr[16 * t + r + 1];
+            row_bits got = 0;
             for (int q = q0; q < q1; ++q) {
               const int c = m.col_idx[base + q];
               if (!((admit >> c) & 1u)) continue;
               const index_t j = j0 + c;
-              const offset_t b0 = brp[j];
-              if (sparse_dot<TC>(aci + a0, av ? av + a0 : av, la, bci + b0, bv ? bv + b0 : bv, brp[j + 1] - b0, s,
-                                 vals[base + q]))
+              bool any = false;
+              TC acc{};
+              for (offset_t b = brp[j]; b < brp[j + 1]; ++b) {
+                const index_t k = bci[b];
+                if (mstamp[k] != cur) continue;
+                TC prod;
+                if constexpr (reads_values<Semiring>::value)
+                  prod = s.mul(static_cast<TC>(av[a0 + mwhere[k]]), static_cast<TC>(bv[b]));
+                else
+                  prod = s.mul(TC{}, TC{});
+                if (any) {
+                  acc = s.add(acc, prod);
+                } else {
+                  acc = prod;
+                  any = true;
+                }
+                if (s.add.is_terminal(acc)) break;
+              }
+              if (any) {
+                vals[base + q] = acc;
                 got = row_bits(got | (1u << c));
+              }
             }
+            present[16 * t + r] = got;
+          }
         }
-        present[16 * t + r] = got;
-        n += bitcount16(got);
+        offset_t kept = 0;
+        for (offset_t t = t0; t < t1; ++t) {
+          int n = 0;
+          for (int r = 0; r < tile_dim; ++r) n += bitcount16(present[16 * t + r]);
+          count[t] = static_cast<std::uint16_t>(n);
+          kept += n ? 1 : 0;
+        }
+        tiles_in_row[I + 1] = kept;
+      } catch (...) {
+#pragma omp atomic write
+        failed = true;
       }
-      count[t] = static_cast<std::uint16_t>(n);
-      kept += n ? 1 : 0;
     }
-    tiles_in_row[I + 1] = kept;
   }
+  if (failed) throw out_of_memory("tgb: out of memory in mxm (row dot)");
   // Phase 2: the mask's tiles that kept an entry, compacted.
   tile_matrix<TC> C;
   tile_pattern& p = C.pat;
