@@ -251,6 +251,20 @@ S reduce_cuda(const Monoid&, const Matrix<T>& A) {
   }
 }
 
+// mxm's host branch, with the policy that picks its method (tests force each).
+template <class TC, class Mask, class Accum, class Semiring, class TA, class TB>
+void mxm_host(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Semiring& semiring, const Matrix<TA>& A,
+              const Matrix<TB>& B, const descriptor& desc, const host::mxm_policy& policy) {
+  guard_alloc([&] {
+    auto M = host::make_mask(mask, C.nrows(), C.ncols());
+    auto T = host::mxm_product<TC>(A.tiles(), desc.transpose_a, B.tiles(), desc.transpose_b, M, semiring, policy);
+    // T lies within the mask: with no accumulator, an empty C becomes T
+    // whether or not replace was asked.
+    const bool replace = desc.replace || (std::is_same_v<Accum, no_accum_t> && C.nvals() == 0);
+    host::writeback(C, M, accum, replace, std::move(T), /*t_within_mask=*/true);
+  });
+}
+
 template <class T>
 index_t rows_of(const Matrix<T>& m, bool tr) { return tr ? m.ncols() : m.nrows(); }
 template <class T>
@@ -272,13 +286,7 @@ void mxm(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Semiring& se
   const backend where = detail::residence("mxm", {{"C", C.location()}, {"A", A.location()}, {"B", B.location()},
                                                    {"the mask", detail::where_mask(mask, C.location())}});
   if (where == backend::cuda) return detail::mxm_cuda(C, mask, accum, semiring, A, B, desc);
-  detail::guard_alloc([&] {
-    auto M = detail::host::make_mask(mask, C.nrows(), C.ncols());
-    detail::oriented<TA> a(A, desc.transpose_a);
-    detail::oriented<TB> b(B, desc.transpose_b);
-    auto T = detail::host::mxm_product<TC>(*a, *b, M, semiring);
-    detail::host::writeback(C, M, accum, desc.replace, std::move(T), /*t_within_mask=*/true);
-  });
+  detail::mxm_host(C, mask, accum, semiring, A, B, desc, detail::host::mxm_policy{});
 }
 
 namespace detail {

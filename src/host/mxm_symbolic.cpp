@@ -108,21 +108,60 @@ tile_columns columns_of(const tile_pattern& B) {
   return c;
 }
 
-bool prefer_dot(const tile_pattern& A, const tile_pattern& B, const host_mask& M) {
-  // Gustavson forms every tile pair; the dot path merges A's tile row with
-  // B's tile column for each mask tile. Compare the two counts.
-  double gustavson = 0, dot = 0;
-  for (offset_t t = 0; t < A.ntiles(); ++t) {
-    const index_t K = A.tile_col[t];
-    gustavson += double(B.tile_ptr[K + 1] - B.tile_ptr[K]);
+namespace {
+// Entries per scalar row (rows) and per scalar column (cols) of a pattern,
+// computed once per distinct pattern.
+struct line_counts {
+  buffer<offset_t> rows, cols;  // rows[i + 1]: row i; cols[j]: column j
+};
+}  // namespace
+
+mxm_method choose_mxm_method(const tile_pattern& A, bool ta, const tile_pattern& B, bool tb, const host_mask& M,
+                             const mxm_policy& policy) {
+  const bool dot_ok = M.active && !M.complement;
+  switch (policy.method) {
+    case mxm_method::tile_gustavson:
+    case mxm_method::row_saxpy: return policy.method;
+    case mxm_method::tile_dot: return dot_ok ? mxm_method::tile_dot : mxm_method::tile_gustavson;
+    case mxm_method::row_dot: return dot_ok ? mxm_method::row_dot : mxm_method::row_saxpy;
+    default: break;
   }
-  std::vector<offset_t> col_count(static_cast<std::size_t>(B.tile_cols()), 0);
-  for (offset_t t = 0; t < B.ntiles(); ++t) ++col_count[B.tile_col[t]];
-  const tile_pattern& m = *M.pat;
-  for (index_t I = 0; I < m.tile_rows(); ++I)
-    for (offset_t t = m.tile_ptr[I]; t < m.tile_ptr[I + 1]; ++t)
-      dot += double(A.tile_ptr[I + 1] - A.tile_ptr[I]) + double(col_count[m.tile_col[t]]);
-  return dot < gustavson;
+  const double entries = double(A.nnz()) + double(B.nnz());
+  const double tiles = double(A.ntiles()) + double(B.ntiles());
+  const bool tile_form = entries >= policy.tile_min_density * tiles;
+  bool dot = false;
+  if (dot_ok) {
+    // Gustavson's products: sum over k of (column k of op(A)) * (row k of
+    // op(B)). Dot's merge work: sum over mask entries (i,j) of (row i of
+    // op(A)) + (column j of op(B)).
+    line_counts a, b, m;
+    row_counts(A, a.rows);
+    col_counts(A, a.cols);
+    const line_counts* pb = &a;
+    if (&B != &A) {
+      row_counts(B, b.rows);
+      col_counts(B, b.cols);
+      pb = &b;
+    }
+    const line_counts* pm = &m;
+    if (M.pat == &A) pm = &a;
+    else if (M.pat == &B) pm = pb;
+    else {
+      row_counts(*M.pat, m.rows);
+      col_counts(*M.pat, m.cols);
+    }
+    auto row_of = [](const line_counts& c, bool flip, index_t i) { return flip ? c.cols[i] : c.rows[i + 1]; };
+    auto col_of = [](const line_counts& c, bool flip, index_t j) { return flip ? c.rows[j + 1] : c.cols[j]; };
+    const index_t inner = ta ? A.nrows : A.ncols;
+    const index_t nrows = M.pat->nrows, ncols = M.pat->ncols;
+    double products = 0, work = 0;
+    for (index_t k = 0; k < inner; ++k) products += double(col_of(a, ta, k)) * double(row_of(*pb, tb, k));
+    for (index_t i = 0; i < nrows; ++i) work += double(pm->rows[i + 1]) * double(row_of(a, ta, i));
+    for (index_t j = 0; j < ncols; ++j) work += double(pm->cols[j]) * double(col_of(*pb, tb, j));
+    dot = work <= policy.dot_factor * products;
+  }
+  if (dot) return mxm_method::row_dot;
+  return tile_form ? mxm_method::tile_gustavson : mxm_method::row_saxpy;
 }
 
 tile_pattern mxm_symbolic_dot(const tile_pattern& A, const tile_pattern& B, const tile_columns& Bc,

@@ -243,7 +243,8 @@ struct config {
 };
 
 template <class TC, class TA, class TB, class SR, class Acc>
-void check_case(std::mt19937_64& rng, const SR& sr, const Acc& acc, const config& cfg, double tol) {
+void check_case(std::mt19937_64& rng, const SR& sr, const Acc& acc, const config& cfg, double tol,
+                const detail::host::mxm_policy* pol = nullptr) {
   auto A = oracle::random_matrix<TA>(rng, cfg.ta ? cfg.k : cfg.m, cfg.ta ? cfg.m : cfg.k, cfg.density);
   auto B = oracle::random_matrix<TB>(rng, cfg.tb ? cfg.n : cfg.k, cfg.tb ? cfg.k : cfg.n, cfg.density);
   auto C0 = oracle::random_matrix<TC>(rng, cfg.m, cfg.n, 0.3);
@@ -255,8 +256,14 @@ void check_case(std::mt19937_64& rng, const SR& sr, const Acc& acc, const config
 
   Matrix<TC> C = C0;
   auto run = [&](const auto& mask) {
-    if (cfg.accum) mxm(C, mask, acc, sr, A, B, d);
-    else mxm(C, mask, no_accum, sr, A, B, d);
+    if (pol) {  // a forced method or knob: the host branch of mxm with that policy
+      if (cfg.accum) detail::mxm_host(C, mask, acc, sr, A, B, d, *pol);
+      else detail::mxm_host(C, mask, no_accum, sr, A, B, d, *pol);
+    } else if (cfg.accum) {
+      mxm(C, mask, acc, sr, A, B, d);
+    } else {
+      mxm(C, mask, no_accum, sr, A, B, d);
+    }
   };
   const oracle::mask_spec ms = oracle::with_mask_mode(cfg.mask_mode, Mm, run);
   auto Am = oracle::to_map(A), Bm = oracle::to_map(B);
@@ -274,7 +281,8 @@ void check_case(std::mt19937_64& rng, const SR& sr, const Acc& acc, const config
 // Every mask x replace x accum x transpose combination, on random shapes
 // from kShapes and random densities.
 template <class TC, class TA, class TB, class SR, class Acc>
-void all_combinations(std::uint64_t seed, const SR& sr, const Acc& acc, double tol = 0.0) {
+void all_combinations(std::uint64_t seed, const SR& sr, const Acc& acc, double tol = 0.0,
+                      const detail::host::mxm_policy* pol = nullptr) {
   std::mt19937_64 rng(seed);
   std::uniform_int_distribution<int> pick_shape(0, 5), pick_density(0, 3);
   for (int mask = 0; mask < 5; ++mask)
@@ -283,7 +291,7 @@ void all_combinations(std::uint64_t seed, const SR& sr, const Acc& acc, double t
         for (int tr = 0; tr < 4; ++tr) {
           config cfg{mask, rep == 1, ac == 1, (tr & 1) != 0, (tr & 2) != 0, kShapes[pick_shape(rng)],
                      kShapes[pick_shape(rng)], kShapes[pick_shape(rng)], kDensities[pick_density(rng)]};
-          check_case<TC, TA, TB>(rng, sr, acc, cfg, tol);
+          check_case<TC, TA, TB>(rng, sr, acc, cfg, tol, pol);
         }
 }
 
@@ -322,13 +330,13 @@ TEST_CASE("mxm random: boolean, pair, first/second and any semirings", "[mxm][ra
 }
 
 TEST_CASE("mxm random: sparse and dense accumulators agree with the oracle", "[mxm][random][accumulator]") {
-  const int saved = detail::host::dense_tile_threshold;
+  detail::host::mxm_policy pol;
+  pol.method = detail::host::mxm_method::tile_gustavson;
   for (int threshold : {0, 1000}) {
-    detail::host::dense_tile_threshold = threshold;
-    all_combinations<double, double, double>(31 + threshold, plus_times, plus{});
-    all_combinations<std::int32_t, std::int32_t, std::int32_t>(33 + threshold, min_plus, min{});
+    pol.dense_tile_threshold = threshold;
+    all_combinations<double, double, double>(31 + threshold, plus_times, plus{}, 0.0, &pol);
+    all_combinations<std::int32_t, std::int32_t, std::int32_t>(33 + threshold, min_plus, min{}, 0.0, &pol);
   }
-  detail::host::dense_tile_threshold = saved;
 }
 
 TEST_CASE("mxm random: larger shapes from hypersparse to dense tiles", "[mxm][random][large]") {
@@ -349,17 +357,15 @@ TEST_CASE("mxm random: larger shapes from hypersparse to dense tiles", "[mxm][ra
 
 TEST_CASE("mxm random: masked products by tile pairs and by tile dot products agree with the oracle",
           "[mxm][random][mask]") {
-  const auto saved = detail::host::mxm_masked_method;
-  for (auto method : {detail::host::masked_method::gustavson, detail::host::masked_method::dot}) {
-    detail::host::mxm_masked_method = method;
-    all_combinations<double, double, double>(51, plus_times, plus{});
-    all_combinations<std::int64_t, bool, bool>(52, plus_pair, plus{});
-    all_combinations<std::int32_t, std::int32_t, std::int32_t>(53, any_second, second{});
-    all_combinations<float, float, float>(54, min_plus, min{});
-    const int saved_threshold = detail::host::dense_tile_threshold;
-    detail::host::dense_tile_threshold = 0;  // the dense accumulator on every tile
-    all_combinations<std::int64_t, std::int64_t, std::int64_t>(55, max_times, max{});
-    detail::host::dense_tile_threshold = saved_threshold;
+  using detail::host::mxm_method;
+  for (auto method : {mxm_method::tile_gustavson, mxm_method::tile_dot}) {
+    detail::host::mxm_policy pol;
+    pol.method = method;
+    all_combinations<double, double, double>(51, plus_times, plus{}, 0.0, &pol);
+    all_combinations<std::int64_t, bool, bool>(52, plus_pair, plus{}, 0.0, &pol);
+    all_combinations<std::int32_t, std::int32_t, std::int32_t>(53, any_second, second{}, 0.0, &pol);
+    all_combinations<float, float, float>(54, min_plus, min{}, 0.0, &pol);
+    pol.dense_tile_threshold = 0;  // the dense accumulator on every tile
+    all_combinations<std::int64_t, std::int64_t, std::int64_t>(55, max_times, max{}, 0.0, &pol);
   }
-  detail::host::mxm_masked_method = saved;
 }

@@ -6,19 +6,57 @@
 //   3. numeric: products accumulate into C's compressed slots (sparse) or a
 //      16x16 array (dense, for heavy tiles), in increasing k.
 // Steps 1-2 do not depend on types or semiring (mxm_symbolic, compiled once).
+// mxm_product picks between this and the row paths (mxm_rows.hpp) by one
+// rule, choose_mxm_method, with its knobs in an mxm_policy.
 #pragma once
 
 #include <algorithm>
 #include <vector>
 
 #include "tgb/detail/host/mask.hpp"
+#include "tgb/detail/host/mxm_rows.hpp"
 #include "tgb/detail/tile/spgemm.hpp"
 
 namespace tgb::detail::host {
 
-// Tiles with at least this many entries use the dense accumulator. Tests move
-// it to force either path.
-inline int dense_tile_threshold = 96;
+// How the host computes C = A*B: the method (or automatic) and the knobs of
+// the rule that picks one (choose_mxm_method). Passed down, never global;
+// tests pass one to force each path.
+enum class mxm_method {
+  automatic,
+  tile_gustavson,  // tiled Gustavson (this file)
+  tile_dot,        // tile dot products over a non-complemented mask (this file)
+  row_saxpy,       // scalar-row Gustavson (mxm_rows.hpp)
+  row_dot,         // scalar dot products over a non-complemented mask (mxm_rows.hpp)
+};
+struct mxm_policy {
+  mxm_method method = mxm_method::automatic;
+  // The tile paths run when A and B hold at least this many entries per tile
+  // on average (together); below it the row paths do.
+  // (Row saxpy was faster at 57 entries a tile, bcsstk33; the tile path won
+  // at 173, blocks6_120k.)
+  double tile_min_density = 100.0;
+  // Masked, not complemented: the row dot path runs when its merge work (the
+  // row lengths of A and B' summed over the mask's entries) is at most this
+  // times the Gustavson products (a merge step costs less than a product).
+  double dot_factor = 4.0;
+  // Tile paths: tiles with at least this many entries use the dense accumulator.
+  int dense_tile_threshold = 96;
+  // Row saxpy: rows whose bound on entries times this reaches the column
+  // count use the dense accumulator instead of the hash table.
+  double dense_row_ratio = 16.0;
+};
+
+// The host's one method rule (automatic policy):
+//   1. masked, not complemented, and dot work <= dot_factor * products:
+//      row dot (it beat the tile dot on every graph measured, the densest
+//      tiles included: 57 entries a tile);
+//   2. otherwise tile Gustavson when (nnz(A) + nnz(B)) / (tiles(A) +
+//      tiles(B)) >= tile_min_density, row saxpy below that.
+// The tile dot runs only when forced. A forced dot method without a usable
+// mask falls back to its Gustavson form.
+mxm_method choose_mxm_method(const tile_pattern& A, bool ta, const tile_pattern& B, bool tb, const host_mask& M,
+                             const mxm_policy& policy);
 
 // Up to this many tile columns, steps 1-3 find a tile column's slot through a
 // per-thread array indexed by the column (at most 8 MB a thread); past it,
@@ -29,10 +67,7 @@ tile_pattern mxm_symbolic(const tile_pattern& A, const tile_pattern& B, const ho
 
 // The masked alternative: for every tile (I,J) of a non-complemented mask,
 // merge A's tile row I with B's tile column J (both in increasing K): a tile
-// dot product, so only positions the mask admits are ever formed. Chosen when
-// that merge work is smaller than the Gustavson tile pairs.
-enum class masked_method { automatic, gustavson, dot };
-inline masked_method mxm_masked_method = masked_method::automatic;  // tests force either
+// dot product, so only positions the mask admits are ever formed.
 
 // B's tiles by tile column: col_ptr over tile columns, and for each entry the
 // tile's row K and its index in B (increasing K within a column).
@@ -42,7 +77,6 @@ struct tile_columns {
   std::vector<offset_t> tile;
 };
 tile_columns columns_of(const tile_pattern& B);
-bool prefer_dot(const tile_pattern& A, const tile_pattern& B, const host_mask& M);
 tile_pattern mxm_symbolic_dot(const tile_pattern& A, const tile_pattern& B, const tile_columns& Bc,
                               const host_mask& M);
 
@@ -62,13 +96,12 @@ void for_each_tile_pair(const tile_pattern& A, const tile_columns& Bc, index_t I
 
 template <class TC, class TA, class TB, class Semiring>
 tile_matrix<TC> mxm_numeric_dot(tile_pattern&& cpat, const tile_matrix<TA>& A, const tile_matrix<TB>& B,
-                                const tile_columns& Bc, const Semiring& s) {
+                                const tile_columns& Bc, const Semiring& s, int threshold) {
   tile_matrix<TC> C;
   C.pat = std::move(cpat);
   C.values = buffer<TC>(static_cast<std::size_t>(C.pat.nnz()));
   const tile_pattern& cp = C.pat;
   const index_t tm = cp.tile_rows();
-  const int threshold = dense_tile_threshold;
 #pragma omp parallel if (tm > kParallelRows)
   {
     row_bits written[tile_dim];
@@ -94,13 +127,12 @@ tile_matrix<TC> mxm_numeric_dot(tile_pattern&& cpat, const tile_matrix<TA>& A, c
 
 template <class TC, class TA, class TB, class Semiring>
 tile_matrix<TC> mxm_numeric(tile_pattern&& cpat, const tile_matrix<TA>& A, const tile_matrix<TB>& B,
-                            const Semiring& s) {
+                            const Semiring& s, int threshold) {
   tile_matrix<TC> C;
   C.pat = std::move(cpat);
   C.values = buffer<TC>(static_cast<std::size_t>(C.pat.nnz()));
   const tile_pattern& cp = C.pat;
   const index_t tm = cp.tile_rows();
-  const int threshold = dense_tile_threshold;
   // C tile of column J in the current tile row, by direct index while the
   // tile columns are few enough (as in mxm_symbolic), else by binary search.
   const index_t tile_cols = cp.tile_cols();
@@ -169,17 +201,40 @@ tile_matrix<TC> mxm_numeric(tile_pattern&& cpat, const tile_matrix<TA>& A, const
   return C;
 }
 
+// C = op(A) * op(B) (op: transpose where ta / tb), masked by M, by the
+// method the policy names or the rule picks.
 template <class TC, class TA, class TB, class Semiring>
-tile_matrix<TC> mxm_product(const tile_matrix<TA>& A, const tile_matrix<TB>& B, const host_mask& M,
-                            const Semiring& s) {
-  const bool dot = M.active && !M.complement &&
-                   (mxm_masked_method == masked_method::dot ||
-                    (mxm_masked_method == masked_method::automatic && prefer_dot(A.pat, B.pat, M)));
-  if (dot) {
-    const tile_columns Bc = columns_of(B.pat);
-    return mxm_numeric_dot<TC>(mxm_symbolic_dot(A.pat, B.pat, Bc, M), A, B, Bc, s);
+tile_matrix<TC> mxm_product(const tile_matrix<TA>& A, bool ta, const tile_matrix<TB>& B, bool tb, const host_mask& M,
+                            const Semiring& s, const mxm_policy& policy = {}) {
+  const mxm_method how = choose_mxm_method(A.pat, ta, B.pat, tb, M, policy);
+  if (how == mxm_method::row_saxpy || how == mxm_method::row_dot) {
+    // B's rows for saxpy (op(B)), or its columns for dot (op(B)'). One
+    // view serves both operands when they are the same matrix the same way.
+    const bool b_flip = how == mxm_method::row_dot ? !tb : tb;
+    constexpr bool vals = reads_values<Semiring>::value;
+    const csr_matrix<TA> a = csr_of(A, ta, vals);
+    csr_matrix<TB> owned;
+    const csr_matrix<TB>* b = &owned;
+    if constexpr (std::is_same_v<TA, TB>) {
+      if (&A == &B && ta == b_flip) b = &a;
+    }
+    if (b == &owned) owned = csr_of(B, b_flip, vals);
+    if (how == mxm_method::row_dot) return mxm_rows_dot<TC>(a, *b, M, s);
+    saxpy_tuning tune;
+    tune.dense_ratio = policy.dense_row_ratio;
+    return mxm_rows_saxpy<TC>(a, *b, M, s, tune);
   }
-  return mxm_numeric<TC>(mxm_symbolic(A.pat, B.pat, M), A, B, s);
+  tile_matrix<TA> at;
+  tile_matrix<TB> bt;
+  if (ta) at = transpose_tiles(A);
+  if (tb) bt = transpose_tiles(B);
+  const tile_matrix<TA>& a = ta ? at : A;
+  const tile_matrix<TB>& b = tb ? bt : B;
+  if (how == mxm_method::tile_dot) {
+    const tile_columns Bc = columns_of(b.pat);
+    return mxm_numeric_dot<TC>(mxm_symbolic_dot(a.pat, b.pat, Bc, M), a, b, Bc, s, policy.dense_tile_threshold);
+  }
+  return mxm_numeric<TC>(mxm_symbolic(a.pat, b.pat, M), a, b, s, policy.dense_tile_threshold);
 }
 
 }  // namespace tgb::detail::host

@@ -1,0 +1,783 @@
+// tgb host backend: the row paths of C = A*B, for hypersparse tiles (most
+// tiles holding a few entries), where the tile paths spend their time on tile
+// bookkeeping rather than on products.
+//
+//   row saxpy: Gustavson by scalar rows on CSR views of A and B. Each thread
+//     accumulates a row in a hash table (open addressing, sized to the row's
+//     product count) or, when that count is large next to the number of
+//     columns, in a dense array with a generation-stamped marker. Work is
+//     split into tasks of whole tile rows by product count (about 8 per
+//     thread, taken dynamically); each task turns its 16 sorted rows at a
+//     time straight into tiles, so no CSR of C is ever built.
+//   row dot: for a non-complemented mask much sparser than the product
+//     (SuiteSparse's dot3 idea): for every mask entry (i,j), a sparse dot
+//     product of A's row i and B's column j, both sorted lists (linear merge,
+//     or binary search in the longer one when the lengths are far apart),
+//     stopping at the monoid's terminal value. C's tiles are the mask's
+//     tiles, thinned to the entries whose dot product was not empty.
+//
+// Both create an entry on its first product and then add in increasing k,
+// as the tile paths and the oracle do. Every array comes from tgb's host
+// resource; an allocation failure inside a parallel region raises a flag and
+// out_of_memory is thrown after it, with nothing kept between calls.
+#pragma once
+
+#include <algorithm>
+#include <cstring>
+#include <type_traits>
+#include <vector>
+
+#include "tgb/algebra.hpp"
+#include "tgb/detail/host/mask.hpp"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
+
+namespace tgb::detail::host {
+
+// Scalar CSR of a pattern (or of its transpose): rows sorted by column; src[e]
+// is the tile-order position of entry e when asked for.
+struct csr_pattern {
+  index_t nrows = 0, ncols = 0;
+  buffer<offset_t> rowptr;
+  buffer<index_t> colidx;
+  buffer<offset_t> src;
+  offset_t nnz() const { return rowptr.size() ? rowptr[static_cast<std::size_t>(nrows)] : 0; }
+  offset_t row_len(index_t i) const { return rowptr[i + 1] - rowptr[i]; }
+};
+
+csr_pattern csr_of_pattern(const tile_pattern& p, bool transpose, bool want_src);
+// The positions a non-complemented mask lets through, or a complemented one
+// blocks, as sorted rows (M.bits: a value mask has dropped its zeros).
+csr_pattern mask_rows(const host_mask& M);
+
+// Entries per scalar row and per scalar column of a pattern.
+void row_counts(const tile_pattern& p, buffer<offset_t>& out);
+void col_counts(const tile_pattern& p, buffer<offset_t>& out);
+
+// Splits tile rows into at most `tasks` consecutive ranges of about equal
+// work (work[I]: tile row I's cost); bounds gets ranges + 1 entries.
+void split_tile_rows(const buffer<offset_t>& work, int tasks, std::vector<index_t>& bounds);
+
+// Bits set in a 16-bit row mask, without a library call (__builtin_popcount
+// is one when the build does not target POPCNT).
+inline int bitcount16(std::uint32_t x) {
+  x = x - ((x >> 1) & 0x5555u);
+  x = (x & 0x3333u) + ((x >> 2) & 0x3333u);
+  x = (x + (x >> 4)) & 0x0F0Fu;
+  return static_cast<int>((x + (x >> 8)) & 0x1Fu);
+}
+
+// Bit r set <=> rows[r] != 0, for a tile's 16 row masks (SSE2 where built
+// for it): lets the hypersparse loops visit only a tile's non-empty rows.
+inline std::uint32_t nonempty_rows(const row_bits* rows) {
+#if defined(__SSE2__)
+  const __m128i z = _mm_setzero_si128();
+  const __m128i lo = _mm_cmpeq_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(rows)), z);
+  const __m128i hi = _mm_cmpeq_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(rows + 8)), z);
+  return ~static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_packs_epi16(lo, hi))) & 0xFFFFu;
+#else
+  std::uint32_t m = 0;
+  for (int r = 0; r < tile_dim; ++r) m |= std::uint32_t(rows[r] != 0) << r;
+  return m;
+#endif
+}
+
+// Whether the multiply reads its operands: not for pair (plus_pair,
+// any_pair), whose CSR views then carry no values.
+template <class S, class = void>
+struct reads_values : std::true_type {};
+template <class S>
+struct reads_values<S, std::void_t<typename S::mul_type>>
+    : std::bool_constant<!std::is_same_v<typename S::mul_type, pair>> {};
+
+inline int host_threads() {
+#if defined(_OPENMP)
+  return omp_get_max_threads();
+#else
+  return 1;
+#endif
+}
+
+template <class T>
+struct csr_matrix {
+  csr_pattern p;
+  buffer<T> values;
+};
+
+// A (or A') as scalar CSR with its values.
+template <class T>
+csr_matrix<T> csr_of(const tile_matrix<T>& m, bool transpose, bool with_values = true) {
+  csr_matrix<T> c;
+  c.p = csr_of_pattern(m.pat, transpose, with_values);
+  if (!with_values) return c;
+  const offset_t nz = c.p.nnz();
+  c.values = buffer<T>(static_cast<std::size_t>(nz));
+  const offset_t* src = c.p.src.data();
+  const T* v = m.values.data();
+  T* out = c.values.data();
+#pragma omp parallel for schedule(static) if (nz > 65536)
+  for (offset_t e = 0; e < nz; ++e) out[e] = v[src[e]];
+  c.p.src = buffer<offset_t>();
+  return c;
+}
+
+// Grows a scratch array to hold at least n elements, keeping the first `used`.
+template <class T>
+void grow_keep(buffer<T>& b, std::size_t used, std::size_t n) {
+  if (n <= b.size()) return;
+  buffer<T> bigger(std::max(n, 2 * b.size()));
+  if (used) std::memcpy(static_cast<void*>(bigger.data()), b.data(), used * sizeof(T));
+  b.swap(bigger);
+}
+
+// A task's share of C: its tiles in order (tile columns, row bits, entry
+// counts), their local column indices, and (typed) their values.
+struct tile_chunk {
+  buffer<tile_index_t> tcol;
+  buffer<row_bits> masks;
+  buffer<std::uint8_t> cidx;
+  std::size_t ntiles = 0, nnz = 0;
+};
+
+// C's pattern from the tasks' chunks (task k covers tile rows
+// bounds[k]..bounds[k+1]; tiles_in_row[I] counts tile row I's tiles).
+// entry_base[k] receives the first entry of task k.
+tile_pattern assemble_chunks(index_t nrows, index_t ncols, const std::vector<index_t>& bounds,
+                             const buffer<offset_t>& tiles_in_row, const std::vector<tile_chunk>& chunks,
+                             std::vector<offset_t>& entry_base);
+
+// row_ptr and col_idx of tiles whose row bits and tile_offset are set.
+void fill_level2(tile_pattern& p);
+
+// Per-task (per-thread) workspace of the saxpy rows: lives inside the
+// parallel region, so nothing survives an exception.
+template <class TC>
+struct row_workspace {
+  // hash table: key -1 empty; j a column with a value; -2-j a column the
+  // mask admits that has no value yet
+  buffer<index_t> hkey;
+  buffer<TC> hval;
+  std::size_t hsize = 0;
+  // dense accumulator: mark[j] == stamp (admitted by the mask) or stamp + 1
+  // (has a value)
+  buffer<std::uint32_t> mark;
+  buffer<TC> acc;
+  std::uint32_t stamp = 1;
+  // tiles of the current tile row: slot of each tile column (all ones when
+  // none), the columns met, and per tile a count, then a fill position
+  buffer<std::uint32_t> tslot;
+  buffer<tile_index_t> tlist;
+  buffer<offset_t> tfill;
+};
+
+struct saxpy_tuning {
+  // A row uses the dense accumulator when (its bound on entries) * ratio >= ncols.
+  double dense_ratio = 16.0;
+  // Rows of at most this many products use neither accumulator.
+  offset_t tiny_row = 32;
+};
+
+// C = A*B (with A, B as scalar CSR), masked by M; the row path.
+template <class TC, class TA, class TB, class Semiring>
+tile_matrix<TC> mxm_rows_saxpy(const csr_matrix<TA>& A, const csr_matrix<TB>& B, const host_mask& M,
+                               const Semiring& s, const saxpy_tuning& tune) {
+  const index_t nrows = A.p.nrows, ncols = B.p.ncols;
+  const index_t tm = tiles_for(nrows);
+  const offset_t* arp = A.p.rowptr.data();
+  const index_t* aci = A.p.colidx.data();
+  const TA* av = A.values.data();
+  const offset_t* brp = B.p.rowptr.data();
+  const index_t* bci = B.p.colidx.data();
+  const TB* bv = B.values.data();
+  constexpr bool kValues = reads_values<Semiring>::value;
+  auto aval = [&](offset_t p) { if constexpr (kValues) return static_cast<TC>(av[p]); else return TC{}; };
+  auto bval = [&](offset_t q) { if constexpr (kValues) return static_cast<TC>(bv[q]); else return TC{}; };
+
+  csr_pattern mr;
+  if (M.active) mr = mask_rows(M);
+  const bool allow = M.active && !M.complement;
+  const offset_t* mrp = M.active ? mr.rowptr.data() : nullptr;
+  const index_t* mci = M.active ? mr.colidx.data() : nullptr;
+
+  // Work per tile row: products, plus one per row so empty rows count.
+  buffer<offset_t> work(static_cast<std::size_t>(tm), offset_t(0));
+#pragma omp parallel for schedule(static, 64) if (tm > kParallelRows)
+  for (index_t I = 0; I < tm; ++I) {
+    offset_t w = 0;
+    const index_t i1 = std::min(nrows, (I + 1) * tile_dim);
+    for (index_t i = I * tile_dim; i < i1; ++i) {
+      ++w;
+      for (offset_t p = arp[i]; p < arp[i + 1]; ++p) w += brp[aci[p] + 1] - brp[aci[p]];
+    }
+    work[I] = w;
+  }
+  std::vector<index_t> bounds;
+  split_tile_rows(work, 8 * host_threads(), bounds);
+  const int ntasks = static_cast<int>(bounds.size()) - 1;
+  std::vector<tile_chunk> chunks(static_cast<std::size_t>(ntasks));
+  std::vector<buffer<TC>> cvals(static_cast<std::size_t>(ntasks));
+  buffer<offset_t> tiles_in_row(static_cast<std::size_t>(tm), offset_t(0));
+  const index_t tcols = tiles_for(ncols);
+  const bool tile_slots = tcols <= (index_t(1) << 22);  // at most 16 MB a thread
+  bool failed = false;
+
+#pragma omp parallel if (ntasks > 1 && work.size() > 0)
+  {
+    row_workspace<TC> ws;
+    buffer<index_t> rcol;  // the tile row's 16 rows, one after another
+    buffer<TC> rval;
+#pragma omp for schedule(dynamic, 1)
+    for (int task = 0; task < ntasks; ++task) {
+      bool stop;
+#pragma omp atomic read
+      stop = failed;
+      if (stop) continue;
+      try {
+        tile_chunk& ch = chunks[task];
+        buffer<TC>& cv = cvals[task];
+        for (index_t I = bounds[task]; I < bounds[task + 1]; ++I) {
+          offset_t rb[tile_dim], re[tile_dim];
+          std::size_t used = 0;
+          const index_t i0 = I * tile_dim;
+          const int nr = static_cast<int>(std::min<index_t>(tile_dim, nrows - i0));
+          for (int r = 0; r < tile_dim; ++r) {
+            rb[r] = re[r] = static_cast<offset_t>(used);
+            if (r >= nr) continue;
+            const index_t i = i0 + r;
+            offset_t fl = 0;
+            for (offset_t p = arp[i]; p < arp[i + 1]; ++p) fl += brp[aci[p] + 1] - brp[aci[p]];
+            if (fl == 0) continue;
+            const offset_t mlen = M.active ? mrp[i + 1] - mrp[i] : 0;
+            if (allow && mlen == 0) continue;
+            // Scatter the mask row first when it is no longer than the
+            // products; otherwise filter the finished row by merging.
+            // A row of few products skips the accumulators: its products,
+            // kept in k order per column by a stable insertion sort, fold.
+            const bool tiny = fl <= tune.tiny_row;
+            const bool scatter = !tiny && allow && mlen <= fl;
+            const offset_t entries = scatter ? mlen : fl;
+            offset_t bound = std::min<offset_t>(fl, ncols);
+            if (allow) bound = std::min(bound, mlen);
+            if (tiny) bound = fl;
+            grow_keep(rcol, used, used + static_cast<std::size_t>(bound));
+            grow_keep(rval, used, used + static_cast<std::size_t>(bound));
+            index_t* cols = rcol.data() + used;
+            TC* vals = rval.data() + used;
+            std::size_t n = 0;
+            const bool dense = !tiny && double(entries) * tune.dense_ratio >= double(ncols);
+            if (tiny) {
+              for (offset_t p = arp[i]; p < arp[i + 1]; ++p) {
+                const index_t k = aci[p];
+                const TC a = aval(p);
+                for (offset_t q = brp[k]; q < brp[k + 1]; ++q) {
+                  const index_t j = bci[q];
+                  const TC v = s.mul(a, bval(q));
+                  std::size_t pos = n++;
+                  for (; pos > 0 && cols[pos - 1] > j; --pos) {
+                    cols[pos] = cols[pos - 1];
+                    vals[pos] = vals[pos - 1];
+                  }
+                  cols[pos] = j;
+                  vals[pos] = v;
+                }
+              }
+              std::size_t out = 0;
+              for (std::size_t e = 0; e < n; ++e) {
+                if (out && cols[out - 1] == cols[e]) {
+                  if (!s.add.is_terminal(vals[out - 1])) vals[out - 1] = s.add(vals[out - 1], vals[e]);
+                } else {
+                  cols[out] = cols[e];
+                  vals[out] = vals[e];
+                  ++out;
+                }
+              }
+              n = out;
+            } else if (dense) {
+              if (ws.mark.size() < static_cast<std::size_t>(ncols) || ws.acc.size() < ws.mark.size()) {
+                ws.mark = buffer<std::uint32_t>();
+                ws.acc = buffer<TC>();
+                ws.acc = buffer<TC>(static_cast<std::size_t>(ncols));
+                ws.mark = buffer<std::uint32_t>(static_cast<std::size_t>(ncols), 0u);
+                ws.stamp = 1;
+              }
+              if (ws.stamp > 0xFFFFFFF0u) {
+                std::fill(ws.mark.begin(), ws.mark.end(), 0u);
+                ws.stamp = 1;
+              }
+              const std::uint32_t admit = ws.stamp, set = ws.stamp + 1;
+              ws.stamp += 2;
+              std::uint32_t* mark = ws.mark.data();
+              TC* acc = ws.acc.data();
+              if (scatter)
+                for (offset_t q = mrp[i]; q < mrp[i + 1]; ++q) mark[mci[q]] = admit;
+              for (offset_t p = arp[i]; p < arp[i + 1]; ++p) {
+                const index_t k = aci[p];
+                const TC a = aval(p);
+                for (offset_t q = brp[k]; q < brp[k + 1]; ++q) {
+                  const index_t j = bci[q];
+                  const std::uint32_t m = mark[j];
+                  if (m == set) {
+                    if (!s.add.is_terminal(acc[j])) acc[j] = s.add(acc[j], s.mul(a, bval(q)));
+                  } else if (!scatter || m == admit) {
+                    mark[j] = set;
+                    acc[j] = s.mul(a, bval(q));
+                    cols[n++] = j;
+                  }
+                }
+              }
+              if (double(n) * 8.0 >= double(ncols)) {
+                n = 0;
+                for (index_t j = 0; j < ncols; ++j)
+                  if (mark[j] == set) cols[n++] = j;
+              } else {
+                std::sort(cols, cols + n);
+              }
+              for (std::size_t e = 0; e < n; ++e) vals[e] = acc[cols[e]];
+            } else {
+              std::size_t hs = 16;
+              while (hs < 2 * static_cast<std::size_t>(entries)) hs *= 2;
+              if (ws.hkey.size() < hs || ws.hval.size() < hs) {
+                ws.hkey = buffer<index_t>();
+                ws.hval = buffer<TC>();
+                ws.hval = buffer<TC>(hs);
+                ws.hkey = buffer<index_t>(hs, index_t(-1));
+              }
+              const std::size_t hm = hs - 1;
+              index_t* key = ws.hkey.data();
+              TC* hv = ws.hval.data();
+              if (scatter)
+                for (offset_t q = mrp[i]; q < mrp[i + 1]; ++q) {
+                  const index_t j = mci[q];
+                  std::size_t h = (static_cast<std::size_t>(j) * 257) & hm;
+                  while (key[h] != -1) h = (h + 1) & hm;
+                  key[h] = -2 - j;
+                }
+              for (offset_t p = arp[i]; p < arp[i + 1]; ++p) {
+                const index_t k = aci[p];
+                const TC a = aval(p);
+                for (offset_t q = brp[k]; q < brp[k + 1]; ++q) {
+                  const index_t j = bci[q];
+                  std::size_t h = (static_cast<std::size_t>(j) * 257) & hm;
+                  for (;;) {
+                    const index_t kk = key[h];
+                    if (kk == j) {
+                      if (!s.add.is_terminal(hv[h])) hv[h] = s.add(hv[h], s.mul(a, bval(q)));
+                      break;
+                    }
+                    if (kk == -1) {
+                      if (!scatter) {
+                        key[h] = j;
+                        hv[h] = s.mul(a, bval(q));
+                        cols[n++] = j;
+                      }
+                      break;
+                    }
+                    if (kk == -2 - j) {
+                      key[h] = j;
+                      hv[h] = s.mul(a, bval(q));
+                      cols[n++] = j;
+                      break;
+                    }
+                    h = (h + 1) & hm;
+                  }
+                }
+              }
+              std::sort(cols, cols + n);
+              for (std::size_t e = 0; e < n; ++e) {
+                std::size_t h = (static_cast<std::size_t>(cols[e]) * 257) & hm;
+                while (key[h] != cols[e]) h = (h + 1) & hm;
+                vals[e] = hv[h];
+              }
+              // Clear what this row used: the whole table while it is small
+              // next to the row, else the keys one by one.
+              if (hs <= 4 * (n + static_cast<std::size_t>(scatter ? mlen : 0)) + 64) {
+                std::fill(key, key + hs, index_t(-1));
+              } else {
+                for (std::size_t e = 0; e < n; ++e) {
+                  std::size_t h = (static_cast<std::size_t>(cols[e]) * 257) & hm;
+                  while (key[h] != cols[e]) h = (h + 1) & hm;
+                  key[h] = -1;
+                }
+                if (scatter)
+                  for (offset_t q = mrp[i]; q < mrp[i + 1]; ++q) {
+                    const index_t j = mci[q];
+                    std::size_t h = (static_cast<std::size_t>(j) * 257) & hm;
+                    while (key[h] != -2 - j && key[h] != -1) h = (h + 1) & hm;
+                    if (key[h] == -2 - j) key[h] = -1;
+                  }
+              }
+            }
+            // The mask, where it was not scattered: keep (or, complemented,
+            // drop) the columns it lists.
+            if (M.active && !scatter && n) {
+              std::size_t out = 0;
+              offset_t q = mrp[i];
+              const offset_t qe = mrp[i + 1];
+              for (std::size_t e = 0; e < n; ++e) {
+                while (q < qe && mci[q] < cols[e]) ++q;
+                const bool listed = q < qe && mci[q] == cols[e];
+                if (listed == allow) {
+                  cols[out] = cols[e];
+                  vals[out] = vals[e];
+                  ++out;
+                }
+              }
+              n = out;
+            }
+            used += n;
+            re[r] = static_cast<offset_t>(used);
+          }
+          // The 16 sorted rows -> tiles, in tile order.
+          if (used == 0) continue;
+          grow_keep(ch.cidx, ch.nnz, ch.nnz + used);
+          grow_keep(cv, ch.nnz, ch.nnz + used);
+          if (tile_slots) {
+            // Tile columns through a slot array: a few passes over the
+            // entries instead of a 16-row merge per tile.
+            if (ws.tslot.size() < static_cast<std::size_t>(tcols))
+              ws.tslot = buffer<std::uint32_t>(static_cast<std::size_t>(tcols), ~std::uint32_t(0));
+            grow_keep(ws.tlist, 0, used);
+            grow_keep(ws.tfill, 0, used);
+            std::uint32_t* slot = ws.tslot.data();
+            tile_index_t* tl = ws.tlist.data();
+            offset_t* fill = ws.tfill.data();
+            std::size_t nt = 0;
+            for (std::size_t e = 0; e < used; ++e) {
+              const index_t J = rcol[e] >> tile_shift;
+              if (slot[J] == ~std::uint32_t(0)) {
+                slot[J] = 0;
+                tl[nt++] = static_cast<tile_index_t>(J);
+              }
+            }
+            std::sort(tl, tl + nt);
+            try {
+              grow_keep(ch.tcol, ch.ntiles, ch.ntiles + nt);
+              grow_keep(ch.masks, 16 * ch.ntiles, 16 * (ch.ntiles + nt));
+            } catch (...) {
+              for (std::size_t l = 0; l < nt; ++l) slot[tl[l]] = ~std::uint32_t(0);
+              throw;
+            }
+            row_bits* bits = &ch.masks[16 * ch.ntiles];
+            for (std::size_t l = 0; l < nt; ++l) {
+              slot[tl[l]] = static_cast<std::uint32_t>(l);
+              ch.tcol[ch.ntiles + l] = tl[l];
+              fill[l] = 0;
+              for (int r = 0; r < tile_dim; ++r) bits[16 * l + r] = 0;
+            }
+            for (int r = 0; r < nr; ++r)
+              for (offset_t e = rb[r]; e < re[r]; ++e) {
+                const std::uint32_t l = slot[rcol[e] >> tile_shift];
+                bits[16 * l + r] = row_bits(bits[16 * l + r] | (1u << (rcol[e] & (tile_dim - 1))));
+                ++fill[l];
+              }
+            offset_t at = static_cast<offset_t>(ch.nnz);
+            for (std::size_t l = 0; l < nt; ++l) {
+              const offset_t c = fill[l];
+              fill[l] = at;
+              at += c;
+            }
+            for (int r = 0; r < nr; ++r)
+              for (offset_t e = rb[r]; e < re[r]; ++e) {
+                const offset_t q = fill[slot[rcol[e] >> tile_shift]]++;
+                ch.cidx[q] = static_cast<std::uint8_t>(rcol[e] & (tile_dim - 1));
+                cv[q] = rval[e];
+              }
+            for (std::size_t l = 0; l < nt; ++l) slot[tl[l]] = ~std::uint32_t(0);
+            ch.ntiles += nt;
+            ch.nnz += used;
+            tiles_in_row[I] = static_cast<offset_t>(nt);
+            continue;
+          }
+          offset_t cur[tile_dim];
+          for (int r = 0; r < tile_dim; ++r) cur[r] = rb[r];
+          offset_t ntiles = 0;
+          for (;;) {
+            index_t J = -1;
+            for (int r = 0; r < nr; ++r)
+              if (cur[r] < re[r]) {
+                const index_t jj = rcol[cur[r]] >> tile_shift;
+                if (J < 0 || jj < J) J = jj;
+              }
+            if (J < 0) break;
+            grow_keep(ch.tcol, ch.ntiles, ch.ntiles + 1);
+            grow_keep(ch.masks, 16 * ch.ntiles, 16 * ch.ntiles + 16);
+            row_bits* bits = &ch.masks[16 * ch.ntiles];
+            for (int r = 0; r < tile_dim; ++r) {
+              row_bits b = 0;
+              while (cur[r] < re[r] && (rcol[cur[r]] >> tile_shift) == J) {
+                const int c = static_cast<int>(rcol[cur[r]] & (tile_dim - 1));
+                b = row_bits(b | (1u << c));
+                ch.cidx[ch.nnz] = static_cast<std::uint8_t>(c);
+                cv[ch.nnz] = rval[cur[r]];
+                ++ch.nnz;
+                ++cur[r];
+              }
+              bits[r] = b;
+            }
+            ch.tcol[ch.ntiles++] = static_cast<tile_index_t>(J);
+            ++ntiles;
+          }
+          tiles_in_row[I] = ntiles;
+        }
+      } catch (...) {
+#pragma omp atomic write
+        failed = true;
+      }
+    }
+  }
+  if (failed) throw out_of_memory("tgb: out of memory in mxm (row path)");
+
+  tile_matrix<TC> C;
+  std::vector<offset_t> entry_base;
+  C.pat = assemble_chunks(nrows, ncols, bounds, tiles_in_row, chunks, entry_base);
+  C.values = buffer<TC>(static_cast<std::size_t>(C.pat.nnz()));
+#pragma omp parallel for schedule(dynamic, 1) if (ntasks > 1)
+  for (int task = 0; task < ntasks; ++task)
+    if (chunks[task].nnz)
+      std::memcpy(static_cast<void*>(C.values.data() + entry_base[task]), cvals[task].data(),
+                  chunks[task].nnz * sizeof(TC));
+  return C;
+}
+
+// One dot product: a's sorted row (ac, avals, la) against b's (bc, bvals,
+// lb), in increasing k. Returns false when no k is shared.
+template <class TC, class TA, class TB, class Semiring>
+inline bool sparse_dot(const index_t* ac, const TA* avals, offset_t la, const index_t* bc, const TB* bvals,
+                       offset_t lb, const Semiring& s, TC& out) {
+  if (la == 0 || lb == 0 || ac[la - 1] < bc[0] || bc[lb - 1] < ac[0]) return false;
+  bool any = false;
+  TC acc{};
+  auto add = [&](offset_t p, offset_t q) {
+    TC prod;
+    if constexpr (reads_values<Semiring>::value) prod = s.mul(static_cast<TC>(avals[p]), static_cast<TC>(bvals[q]));
+    else prod = s.mul(TC{}, TC{});
+    if (any) {
+      acc = s.add(acc, prod);
+    } else {
+      acc = prod;
+      any = true;
+    }
+    return s.add.is_terminal(acc);
+  };
+  if (la > 16 * lb) {
+    const index_t* lo = ac;
+    for (offset_t q = 0; q < lb; ++q) {
+      lo = std::lower_bound(lo, ac + la, bc[q]);
+      if (lo == ac + la) break;
+      if (*lo == bc[q] && add(lo - ac, q)) break;
+    }
+  } else if (lb > 16 * la) {
+    const index_t* lo = bc;
+    for (offset_t p = 0; p < la; ++p) {
+      lo = std::lower_bound(lo, bc + lb, ac[p]);
+      if (lo == bc + lb) break;
+      if (*lo == ac[p] && add(p, lo - bc)) break;
+    }
+  } else {
+    offset_t p = 0, q = 0;
+    while (p < la && q < lb) {
+      const index_t x = ac[p], y = bc[q];
+      if (x == y) {
+        if (add(p++, q++)) break;
+      } else {
+        p += x < y;
+        q += y < x;
+      }
+    }
+  }
+  if (any) out = acc;
+  return any;
+}
+
+// C<M> = A*B by dot products, M not complemented. A: C's rows; Bt: C's
+// columns as rows (B' as scalar CSR).
+template <class TC, class TA, class TB, class Semiring>
+tile_matrix<TC> mxm_rows_dot(const csr_matrix<TA>& A, const csr_matrix<TB>& Bt, const host_mask& M,
+                             const Semiring& s) {
+  const tile_pattern& m = *M.pat;
+  const index_t tm = m.tile_rows();
+  const offset_t nt = m.ntiles(), nz = m.nnz();
+  buffer<row_bits> present(static_cast<std::size_t>(16 * nt));
+  buffer<TC> vals(static_cast<std::size_t>(nz));
+  buffer<offset_t> tiles_in_row(static_cast<std::size_t>(tm) + 1, offset_t(0));
+  buffer<std::uint16_t> count(static_cast<std::size_t>(nt));
+  const offset_t* arp = A.p.rowptr.data();
+  const index_t* aci = A.p.colidx.data();
+  const TA* av = A.values.data();
+  const offset_t* brp = Bt.p.rowptr.data();
+  const index_t* bci = Bt.p.colidx.data();
+  const TB* bv = Bt.values.data();
+  // Phase 1: every admitted mask entry's dot product, at the mask's position.
+  // Rows of A with at least kLongRow entries are scattered once into a
+  // per-thread marker (column -> position in the row), and each of their
+  // mask entries walks only B's row; shorter rows merge.
+  constexpr offset_t kLongRow = 16;
+  const index_t inner = A.p.ncols;
+  const bool use_marker = inner <= (index_t(1) << 26);
+  bool failed = false;
+#pragma omp parallel if (tm > kParallelRows)
+  {
+    buffer<std::uint32_t> mstamp, mwhere;
+    std::uint32_t cur = 0;
+#pragma omp for schedule(dynamic, 16)
+    for (index_t I = 0; I < tm; ++I) {
+      bool stop;
+#pragma omp atomic read
+      stop = failed;
+      if (stop) continue;
+      try {
+        const offset_t t0 = m.tile_ptr[I], t1 = m.tile_ptr[I + 1];
+        const int nr = static_cast<int>(std::min<index_t>(tile_dim, m.nrows - I * tile_dim));
+        std::uint32_t long_rows = 0;
+        if (use_marker && t1 > t0)
+          for (int r = 0; r < nr; ++r)
+            if (arp[I * tile_dim + r + 1] - arp[I * tile_dim + r] >= kLongRow) long_rows |= 1u << r;
+        if (long_rows && mstamp.size() < static_cast<std::size_t>(inner)) {
+          mstamp = buffer<std::uint32_t>();
+          mwhere = buffer<std::uint32_t>(static_cast<std::size_t>(inner));
+          mstamp = buffer<std::uint32_t>(static_cast<std::size_t>(inner), 0u);
+          cur = 0;
+        }
+        for (offset_t t = t0; t < t1; ++t) {
+          const index_t j0 = index_t(m.tile_col[t]) * tile_dim;
+          const offset_t base = m.tile_offset[t];
+          for (int r = 0; r < tile_dim; ++r) present[16 * t + r] = 0;
+          for (std::uint32_t rr = nonempty_rows(&M.bits[16 * t]) & ~long_rows; rr; rr &= rr - 1) {
+            const int r = tile::lowest_bit(rr);
+            const row_bits admit = M.bits[16 * t + r];
+            row_bits got = 0;
+            const index_t i = I * tile_dim + r;
+            const offset_t a0 = arp[i], la = arp[i + 1] - a0;
+            const int q0 = m.row_ptr[16 * t + r];
+            const int q1 =
+                r == tile_dim - 1 ? static_cast<int>(m.tile_offset[t + 1] - base) : m.row_ptr[16 * t + r + 1];
+            if (la)
+              for (int q = q0; q < q1; ++q) {
+                const int c = m.col_idx[base + q];
+                if (!((admit >> c) & 1u)) continue;
+                const index_t j = j0 + c;
+                const offset_t b0 = brp[j];
+                if (sparse_dot<TC>(aci + a0, av ? av + a0 : av, la, bci + b0, bv ? bv + b0 : bv, brp[j + 1] - b0, s,
+                                   vals[base + q]))
+                  got = row_bits(got | (1u << c));
+              }
+            present[16 * t + r] = got;
+          }
+        }
+        for (std::uint32_t lr = long_rows; lr; lr &= lr - 1) {
+          const int r = tile::lowest_bit(lr);
+          const index_t i = I * tile_dim + r;
+          const offset_t a0 = arp[i], la = arp[i + 1] - a0;
+          if (cur == 0xFFFFFFFFu) {
+            std::fill(mstamp.begin(), mstamp.end(), 0u);
+            cur = 0;
+          }
+          ++cur;
+          for (offset_t p = 0; p < la; ++p) {
+            mstamp[aci[a0 + p]] = cur;
+            mwhere[aci[a0 + p]] = static_cast<std::uint32_t>(p);
+          }
+          for (offset_t t = t0; t < t1; ++t) {
+            const row_bits admit = M.bits[16 * t + r];
+            if (!admit) continue;
+            const index_t j0 = index_t(m.tile_col[t]) * tile_dim;
+            const offset_t base = m.tile_offset[t];
+            const int q0 = m.row_ptr[16 * t + r];
+            const int q1 =
+                r == tile_dim - 1 ? static_cast<int>(m.tile_offset[t + 1] - base) : m.row_ptr[16 * t + r + 1];
+            row_bits got = 0;
+            for (int q = q0; q < q1; ++q) {
+              const int c = m.col_idx[base + q];
+              if (!((admit >> c) & 1u)) continue;
+              const index_t j = j0 + c;
+              bool any = false;
+              TC acc{};
+              for (offset_t b = brp[j]; b < brp[j + 1]; ++b) {
+                const index_t k = bci[b];
+                if (mstamp[k] != cur) continue;
+                TC prod;
+                if constexpr (reads_values<Semiring>::value)
+                  prod = s.mul(static_cast<TC>(av[a0 + mwhere[k]]), static_cast<TC>(bv[b]));
+                else
+                  prod = s.mul(TC{}, TC{});
+                if (any) {
+                  acc = s.add(acc, prod);
+                } else {
+                  acc = prod;
+                  any = true;
+                }
+                if (s.add.is_terminal(acc)) break;
+              }
+              if (any) {
+                vals[base + q] = acc;
+                got = row_bits(got | (1u << c));
+              }
+            }
+            present[16 * t + r] = got;
+          }
+        }
+        offset_t kept = 0;
+        for (offset_t t = t0; t < t1; ++t) {
+          int n = 0;
+          for (int r = 0; r < tile_dim; ++r) n += bitcount16(present[16 * t + r]);
+          count[t] = static_cast<std::uint16_t>(n);
+          kept += n ? 1 : 0;
+        }
+        tiles_in_row[I + 1] = kept;
+      } catch (...) {
+#pragma omp atomic write
+        failed = true;
+      }
+    }
+  }
+  if (failed) throw out_of_memory("tgb: out of memory in mxm (row dot)");
+  // Phase 2: the mask's tiles that kept an entry, compacted.
+  tile_matrix<TC> C;
+  tile_pattern& p = C.pat;
+  p = tile_pattern::empty(m.nrows, m.ncols);
+  for (index_t I = 0; I < tm; ++I) p.tile_ptr[I + 1] = p.tile_ptr[I] + tiles_in_row[I + 1];
+  const offset_t ct = p.tile_ptr[tm];
+  p.tile_col = buffer<tile_index_t>(static_cast<std::size_t>(ct));
+  p.row_mask = buffer<row_bits>(static_cast<std::size_t>(16 * ct));
+  p.tile_offset = buffer<offset_t>(static_cast<std::size_t>(ct) + 1);
+  p.tile_offset[0] = 0;
+  buffer<offset_t> src_tile(static_cast<std::size_t>(ct));
+#pragma omp parallel for schedule(static, 256) if (tm > kParallelRows)
+  for (index_t I = 0; I < tm; ++I) {
+    offset_t o = p.tile_ptr[I];
+    for (offset_t t = m.tile_ptr[I]; t < m.tile_ptr[I + 1]; ++t) {
+      if (!count[t]) continue;
+      src_tile[o] = t;
+      p.tile_col[o] = m.tile_col[t];
+      p.tile_offset[o + 1] = count[t];
+      ++o;
+    }
+  }
+  for (offset_t o = 0; o < ct; ++o) p.tile_offset[o + 1] += p.tile_offset[o];
+  C.values = buffer<TC>(static_cast<std::size_t>(p.nnz()));
+#pragma omp parallel for schedule(static, 1024) if (ct > kParallelTiles)
+  for (offset_t o = 0; o < ct; ++o) {
+    const offset_t t = src_tile[o];
+    const offset_t base = m.tile_offset[t];
+    offset_t e = p.tile_offset[o];
+    for (int r = 0; r < tile_dim; ++r) {
+      const row_bits got = present[16 * t + r];
+      p.row_mask[16 * o + r] = got;
+      if (!got) continue;
+      const int q0 = m.row_ptr[16 * t + r];
+      const int q1 = r == tile_dim - 1 ? static_cast<int>(m.tile_offset[t + 1] - base) : m.row_ptr[16 * t + r + 1];
+      for (int q = q0; q < q1; ++q)
+        if ((got >> m.col_idx[base + q]) & 1u) C.values[e++] = vals[base + q];
+    }
+  }
+  fill_level2(p);
+  return C;
+}
+
+}  // namespace tgb::detail::host

@@ -1,0 +1,203 @@
+// tgb host backend: the type-independent parts of the row paths (scalar CSR
+// views of tile patterns, task splitting, assembling C's tiles from tasks).
+#include <algorithm>
+#include <cstring>
+
+#include "tgb/detail/host/mxm_rows.hpp"
+#include "tgb/detail/tile/spgemm.hpp"
+
+namespace tgb::detail::host {
+
+namespace {
+
+// Row counts from row bits (the pattern's own, or a mask's).
+void counts_from_bits(const tile_pattern& p, const row_bits* bits, offset_t* rp) {
+  const index_t tm = p.tile_rows();
+#pragma omp parallel for schedule(dynamic, 64) if (tm > kParallelRows)
+  for (index_t I = 0; I < tm; ++I) {
+    const int nr = static_cast<int>(std::min<index_t>(tile_dim, p.nrows - I * tile_dim));
+    offset_t n[tile_dim] = {};
+    for (offset_t t = p.tile_ptr[I]; t < p.tile_ptr[I + 1]; ++t)
+      for (std::uint32_t rr = nonempty_rows(bits + 16 * t); rr; rr &= rr - 1) {
+        const int r = tile::lowest_bit(rr);
+        n[r] += bitcount16(bits[16 * t + r]);
+      }
+    for (int r = 0; r < nr; ++r) rp[I * tile_dim + r + 1] = n[r];
+  }
+}
+
+// CSR rows of the pattern restricted to `bits` (a subset of its row bits).
+void fill_from_bits(const tile_pattern& p, const row_bits* bits, const offset_t* rp, index_t* ci, offset_t* src) {
+  const index_t tm = p.tile_rows();
+#pragma omp parallel for schedule(dynamic, 64) if (tm > kParallelRows)
+  for (index_t I = 0; I < tm; ++I) {
+    offset_t out[tile_dim];
+    const int nr = static_cast<int>(std::min<index_t>(tile_dim, p.nrows - I * tile_dim));
+    for (int r = 0; r < nr; ++r) out[r] = rp[I * tile_dim + r];
+    for (offset_t t = p.tile_ptr[I]; t < p.tile_ptr[I + 1]; ++t) {
+      const index_t j0 = index_t(p.tile_col[t]) * tile_dim;
+      const offset_t base = p.tile_offset[t];
+      for (std::uint32_t rr = nonempty_rows(bits + 16 * t); rr; rr &= rr - 1) {
+        const int r = tile::lowest_bit(rr);
+        const row_bits b = bits[16 * t + r];
+        if (src) {
+          // the row's stored entries, in order (bits are the row bits here)
+          const int q0 = p.row_ptr[16 * t + r];
+          const int q1 = q0 + bitcount16(b);
+          for (int q = q0; q < q1; ++q) {
+            ci[out[r]] = j0 + p.col_idx[base + q];
+            src[out[r]++] = base + q;
+          }
+        } else {
+          std::uint32_t x = b;
+          while (x) {
+            ci[out[r]++] = j0 + tile::lowest_bit(x);
+            x &= x - 1;
+          }
+        }
+      }
+    }
+  }
+}
+
+csr_pattern rows_of_bits(const tile_pattern& p, const row_bits* bits, bool want_src) {
+  csr_pattern c;
+  c.nrows = p.nrows;
+  c.ncols = p.ncols;
+  c.rowptr = buffer<offset_t>(static_cast<std::size_t>(p.nrows) + 1, offset_t(0));
+  offset_t* rp = c.rowptr.data();
+  counts_from_bits(p, bits, rp);
+  for (index_t i = 0; i < p.nrows; ++i) rp[i + 1] += rp[i];
+  const offset_t nz = rp[p.nrows];
+  c.colidx = buffer<index_t>(static_cast<std::size_t>(nz));
+  if (want_src) c.src = buffer<offset_t>(static_cast<std::size_t>(nz));
+  fill_from_bits(p, bits, rp, c.colidx.data(), want_src ? c.src.data() : nullptr);
+  return c;
+}
+
+}  // namespace
+
+csr_pattern csr_of_pattern(const tile_pattern& p, bool transpose, bool want_src) {
+  csr_pattern a = rows_of_bits(p, p.row_mask.data(), want_src || transpose);
+  if (!transpose) return a;
+  // Counting sort by column: rows of the transpose, sources increasing.
+  csr_pattern t;
+  t.nrows = p.ncols;
+  t.ncols = p.nrows;
+  t.rowptr = buffer<offset_t>(static_cast<std::size_t>(p.ncols) + 1, offset_t(0));
+  const offset_t nz = a.nnz();
+  t.colidx = buffer<index_t>(static_cast<std::size_t>(nz));
+  if (want_src) t.src = buffer<offset_t>(static_cast<std::size_t>(nz));
+  offset_t* tp = t.rowptr.data();
+  for (offset_t e = 0; e < nz; ++e) ++tp[a.colidx[e] + 1];
+  for (index_t j = 0; j < p.ncols; ++j) tp[j + 1] += tp[j];
+  buffer<offset_t> next(static_cast<std::size_t>(p.ncols));
+  // (no memcpy: with no columns next.data() is null, and memcpy from or to
+  // null is undefined even for 0 bytes; GCC then drops null checks after it)
+  std::copy(tp, tp + p.ncols, next.begin());
+  for (index_t i = 0; i < p.nrows; ++i)
+    for (offset_t e = a.rowptr[i]; e < a.rowptr[i + 1]; ++e) {
+      const offset_t q = next[a.colidx[e]]++;
+      t.colidx[q] = i;
+      if (want_src) t.src[q] = a.src[e];
+    }
+  return t;
+}
+
+csr_pattern mask_rows(const host_mask& M) { return rows_of_bits(*M.pat, M.bits, false); }
+
+void row_counts(const tile_pattern& p, buffer<offset_t>& out) {
+  out = buffer<offset_t>(static_cast<std::size_t>(p.nrows) + 1, offset_t(0));
+  counts_from_bits(p, p.row_mask.data(), out.data());
+}
+
+void col_counts(const tile_pattern& p, buffer<offset_t>& out) {
+  out = buffer<offset_t>(static_cast<std::size_t>(p.ncols), offset_t(0));
+  const offset_t nt = p.ntiles();
+  for (offset_t t = 0; t < nt; ++t) {
+    const index_t j0 = index_t(p.tile_col[t]) * tile_dim;
+    for (offset_t e = p.tile_offset[t]; e < p.tile_offset[t + 1]; ++e) ++out[j0 + p.col_idx[e]];
+  }
+}
+
+void split_tile_rows(const buffer<offset_t>& work, int tasks, std::vector<index_t>& bounds) {
+  const index_t tm = static_cast<index_t>(work.size());
+  bounds.clear();
+  bounds.push_back(0);
+  if (tm == 0) {
+    bounds.push_back(0);
+    return;
+  }
+  double total = 0;
+  for (index_t I = 0; I < tm; ++I) total += double(work[I]);
+  tasks = static_cast<int>(std::max<index_t>(1, std::min<index_t>(tasks, tm)));
+  const double share = total / tasks;
+  double acc = 0;
+  for (index_t I = 0; I < tm; ++I) {
+    acc += double(work[I]);
+    if (acc >= share * double(bounds.size()) && I + 1 < tm && static_cast<int>(bounds.size()) < tasks)
+      bounds.push_back(I + 1);
+  }
+  bounds.push_back(tm);
+}
+
+tile_pattern assemble_chunks(index_t nrows, index_t ncols, const std::vector<index_t>& bounds,
+                             const buffer<offset_t>& tiles_in_row, const std::vector<tile_chunk>& chunks,
+                             std::vector<offset_t>& entry_base) {
+  tile_pattern p = tile_pattern::empty(nrows, ncols);
+  const index_t tm = p.tile_rows();
+  for (index_t I = 0; I < tm; ++I) p.tile_ptr[I + 1] = p.tile_ptr[I] + tiles_in_row[I];
+  const offset_t nt = p.tile_ptr[tm];
+  const int ntasks = static_cast<int>(chunks.size());
+  entry_base.assign(static_cast<std::size_t>(ntasks) + 1, 0);
+  for (int k = 0; k < ntasks; ++k) entry_base[k + 1] = entry_base[k] + static_cast<offset_t>(chunks[k].nnz);
+  p.tile_col = buffer<tile_index_t>(static_cast<std::size_t>(nt));
+  p.row_mask = buffer<row_bits>(static_cast<std::size_t>(16 * nt));
+  p.tile_offset = buffer<offset_t>(static_cast<std::size_t>(nt) + 1);
+  p.tile_offset[0] = 0;
+  p.row_ptr = buffer<std::uint8_t>(static_cast<std::size_t>(16 * nt));
+  p.col_idx = buffer<std::uint8_t>(static_cast<std::size_t>(entry_base[ntasks]));
+#pragma omp parallel for schedule(dynamic, 1) if (ntasks > 1)
+  for (int k = 0; k < ntasks; ++k) {
+    const tile_chunk& ch = chunks[k];
+    if (!ch.ntiles) continue;
+    const offset_t t0 = p.tile_ptr[bounds[k]];
+    std::memcpy(p.tile_col.data() + t0, ch.tcol.data(), ch.ntiles * sizeof(tile_index_t));
+    std::memcpy(p.row_mask.data() + 16 * t0, ch.masks.data(), 16 * ch.ntiles * sizeof(row_bits));
+    std::memcpy(p.col_idx.data() + entry_base[k], ch.cidx.data(), ch.nnz);
+    offset_t e = entry_base[k];
+    for (std::size_t l = 0; l < ch.ntiles; ++l) {
+      const offset_t t = t0 + static_cast<offset_t>(l);
+      const offset_t start = e;
+      for (int r = 0; r < tile_dim; ++r) {
+        p.row_ptr[16 * t + r] = static_cast<std::uint8_t>(e - start);
+        e += bitcount16(p.row_mask[16 * t + r]);
+      }
+      p.tile_offset[t + 1] = e;
+    }
+  }
+  return p;
+}
+
+void fill_level2(tile_pattern& p) {
+  const offset_t nt = p.ntiles();
+  p.row_ptr = buffer<std::uint8_t>(static_cast<std::size_t>(16 * nt));
+  p.col_idx = buffer<std::uint8_t>(static_cast<std::size_t>(p.nnz()));
+#pragma omp parallel for schedule(static, 1024) if (nt > kParallelTiles)
+  for (offset_t t = 0; t < nt; ++t) {
+    int n = 0;
+    std::uint8_t* ci = p.col_idx.data() + p.tile_offset[t];
+    const row_bits* rm = &p.row_mask[16 * t];
+    std::uint8_t* rp = &p.row_ptr[16 * t];
+    for (int r = 0; r < tile_dim; ++r) {
+      rp[r] = static_cast<std::uint8_t>(n);
+      n += bitcount16(rm[r]);
+    }
+    int e = 0;
+    for (std::uint32_t rr = nonempty_rows(rm); rr; rr &= rr - 1)
+      for (std::uint32_t x = rm[tile::lowest_bit(rr)]; x; x &= x - 1)
+        ci[e++] = static_cast<std::uint8_t>(tile::lowest_bit(x));
+  }
+}
+
+}  // namespace tgb::detail::host
