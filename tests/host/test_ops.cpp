@@ -372,3 +372,13 @@ TEST_CASE("casts from floating point to integers saturate and take NaN to 0, as 
   CHECK(Q.get(0, 0) == std::optional<int>(std::numeric_limits<int>::max()));
   CHECK(Q.get(0, 1) == std::optional<int>(std::numeric_limits<int>::lowest()));
 }
+
+TEST_CASE("popcount16 counts every 16-bit mask and wider words", "[tile][hand]") {
+  for (std::uint32_t x = 0; x < (1u << 16); ++x) {
+    int n = 0;
+    for (std::uint32_t y = x; y; y >>= 1) n += int(y & 1u);
+    REQUIRE(detail::tile::popcount16(x) == n);
+  }
+  CHECK(detail::tile::popcount16(0xFFFFFFFFu) == 32);
+  CHECK(detail::tile::popcount16(0x80010000u) == 2);
+}
