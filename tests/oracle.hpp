@@ -226,4 +226,24 @@ tgb::Matrix<T> on_device(tgb::Matrix<T> m) {
   return on(std::move(m), tgb::backend::cuda);
 }
 
+// An n x n matrix of values that differ as doubles and agree once cast to
+// bool or an integer (2.0 and 7.0, 0.5 and 0.25), both signs, zeros: for
+// the tests of operator domains and casts.
+template <class T>
+tgb::Matrix<T> cast_operand(std::mt19937_64& rng, index_t n) {
+  const double pool[] = {2.0, 7.0, 0.5, 0.25, -3.0, 0.0, 1.0, -0.5, 3.0};
+  std::vector<index_t> r, c;
+  std::vector<T> v;
+  std::uniform_int_distribution<int> pick(0, 8);
+  std::bernoulli_distribution keep(0.6);
+  for (index_t i = 0; i < n; ++i)
+    for (index_t j = 0; j < n; ++j)
+      if (keep(rng)) {
+        r.push_back(i);
+        c.push_back(j);
+        v.push_back(static_cast<T>(pool[pick(rng)]));
+      }
+  return tgb::Matrix<T>::from_coo(n, n, r, c, v, tgb::no_duplicates);
+}
+
 }  // namespace oracle

@@ -133,19 +133,7 @@ namespace {
 template <class TC, class TA, class TB>
 void cast_ops(std::uint64_t seed) {
   std::mt19937_64 rng(seed);
-  auto values = [&](auto tag, index_t n) {
-    using T = decltype(tag);
-    const double pool[] = {2.0, 7.0, 0.5, 0.25, -3.0, 0.0, 1.0, -0.5, 3.0};
-    std::vector<index_t> r, c;
-    std::vector<T> v;
-    std::uniform_int_distribution<int> pick(0, 8);
-    std::bernoulli_distribution keep(0.6);
-    for (index_t i = 0; i < n; ++i)
-      for (index_t j = 0; j < n; ++j)
-        if (keep(rng)) r.push_back(i), c.push_back(j), v.push_back(static_cast<T>(pool[pick(rng)]));
-    return Matrix<T>::from_coo(n, n, r, c, v, no_duplicates);
-  };
-  const auto A = values(TA{}, 40), B = values(TB{}, 40);
+  const auto A = oracle::cast_operand<TA>(rng, 40), B = oracle::cast_operand<TB>(rng, 40);
   const auto C0 = oracle::random_matrix<TC>(rng, 40, 40, 0.3);
   auto each = [&](const auto& op, const char* name) {
     both(rng, C0, [&](Matrix<TC>& C, const auto& mk, const auto& acc, descriptor d, backend w) {

@@ -8,6 +8,7 @@
 #include <random>
 #include <sstream>
 
+#include "../failing_resource.hpp"
 #include "../oracle.hpp"
 #include "../tgb_catch.hpp"
 
@@ -216,25 +217,7 @@ TEST_CASE("mxm method rule: row paths on hypersparse tiles, dot on a sparse mask
 
 namespace {
 
-// Thread-safe: the row paths allocate inside parallel regions.
-class failing_resource : public std::pmr::memory_resource {
- public:
-  explicit failing_resource(long long fail_at) : fail_at_(fail_at) {}
-  long long live() const { return live_; }
-
- private:
-  void* do_allocate(std::size_t bytes, std::size_t align) override {
-    if (count_++ == fail_at_) throw std::bad_alloc();
-    ++live_;
-    return std::pmr::new_delete_resource()->allocate(bytes, align);
-  }
-  void do_deallocate(void* p, std::size_t bytes, std::size_t align) override {
-    --live_;
-    std::pmr::new_delete_resource()->deallocate(p, bytes, align);
-  }
-  bool do_is_equal(const std::pmr::memory_resource& o) const noexcept override { return this == &o; }
-  long long fail_at_;
-  std::atomic<long long> count_{0}, live_{0};
+using oracle::failing_resource;
 };
 
 }  // namespace

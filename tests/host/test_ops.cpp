@@ -238,33 +238,14 @@ TEST_CASE("element-wise, apply, select and transpose against the oracle", "[ewis
 }
 
 namespace {
-// Matrices whose values are fractions and integers of both signs (2.0 and
-// 7.0, 0.5 and 0.25 differ as doubles and agree once cast to bool or int).
-template <class T>
-Matrix<T> cast_operand(std::mt19937_64& rng, index_t n) {
-  const double pool[] = {2.0, 7.0, 0.5, 0.25, -3.0, 0.0, 1.0, -0.5, 3.0};
-  std::vector<index_t> r, c;
-  std::vector<T> v;
-  std::uniform_int_distribution<int> pick(0, 8);
-  std::bernoulli_distribution keep(0.6);
-  for (index_t i = 0; i < n; ++i)
-    for (index_t j = 0; j < n; ++j)
-      if (keep(rng)) {
-        r.push_back(i);
-        c.push_back(j);
-        v.push_back(static_cast<T>(pool[pick(rng)]));
-      }
-  return Matrix<T>::from_coo(n, n, r, c, v, no_duplicates);
-}
-
 // C = A .op. B (union and intersection) against the GraphBLAS rule: both
 // operands cast to the operator's domain D, the result cast to TC.
 template <class TC, class TA, class TB, class Op>
 void check_cast(std::mt19937_64& rng, const Op& op, const char* name) {
   using D = detail::op_domain_t<Op, TA, TB>;
   const index_t n = 20;
-  const auto A = cast_operand<TA>(rng, n);
-  const auto B = cast_operand<TB>(rng, n);
+  const auto A = oracle::cast_operand<TA>(rng, n);
+  const auto B = oracle::cast_operand<TB>(rng, n);
   const auto a = oracle::to_map(A), b = oracle::to_map(B);
   for (const bool add : {true, false}) {
     dmap<TC> want;

@@ -12,6 +12,7 @@
 #include <sstream>
 #include <thread>
 
+#include "../failing_resource.hpp"
 #include "../oracle.hpp"
 #include "../tgb_catch.hpp"
 
@@ -19,25 +20,7 @@ using namespace tgb;
 
 namespace {
 
-class failing_resource : public std::pmr::memory_resource {
- public:
-  explicit failing_resource(long long fail_at) : fail_at_(fail_at) {}
-  long long allocations() const { return count_; }
-  long long live() const { return live_; }
-
- private:
-  void* do_allocate(std::size_t bytes, std::size_t align) override {
-    if (count_++ == fail_at_) throw std::bad_alloc();
-    ++live_;
-    return std::pmr::new_delete_resource()->allocate(bytes, align);
-  }
-  void do_deallocate(void* p, std::size_t bytes, std::size_t align) override {
-    --live_;
-    std::pmr::new_delete_resource()->deallocate(p, bytes, align);
-  }
-  bool do_is_equal(const std::pmr::memory_resource& o) const noexcept override { return this == &o; }
-  long long fail_at_, count_ = 0, live_ = 0;
-};
+using oracle::failing_resource;
 
 // Runs op(C) with the k-th allocation failing, for every k until it
 // succeeds; returns the number of allocation points.

@@ -1,0 +1,34 @@
+// A host memory resource that fails its k-th allocation (and no other),
+// counting the blocks still live: the out-of-memory sweeps install it with
+// tgb::set_host_memory_resource. Thread-safe, since operations allocate
+// inside their parallel regions.
+#pragma once
+
+#include <atomic>
+#include <memory_resource>
+#include <new>
+
+namespace oracle {
+
+class failing_resource : public std::pmr::memory_resource {
+ public:
+  explicit failing_resource(long long fail_at) : fail_at_(fail_at) {}
+  long long allocations() const { return count_; }
+  long long live() const { return live_; }
+
+ private:
+  void* do_allocate(std::size_t bytes, std::size_t align) override {
+    if (count_++ == fail_at_) throw std::bad_alloc();
+    ++live_;
+    return std::pmr::new_delete_resource()->allocate(bytes, align);
+  }
+  void do_deallocate(void* p, std::size_t bytes, std::size_t align) override {
+    --live_;
+    std::pmr::new_delete_resource()->deallocate(p, bytes, align);
+  }
+  bool do_is_equal(const std::pmr::memory_resource& o) const noexcept override { return this == &o; }
+  long long fail_at_;
+  std::atomic<long long> count_{0}, live_{0};
+};
+
+}  // namespace oracle
