@@ -3,7 +3,9 @@
 // the sizes it must allocate by.
 #include <algorithm>
 #include <cstdlib>
+#include <mutex>
 #include <utility>
+#include <vector>
 #include <string>
 
 #include "tgb/detail/cuda/common.cuh"
@@ -525,6 +527,33 @@ namespace {
 
 constexpr double kRowPathMinShare = 0.2;
 
+// Whether the current GPU gives a block the shared memory the row path's
+// largest blocks ask for: the largest symbolic bin and the dense bin's
+// numeric block for 8-byte values (104 KB). Hopper and the A100 do; GPUs of
+// 99 KB (sm_86, sm_89, sm_120) or 64 KB (sm_75) per block keep every tile row
+// on the tile path instead of failing at launch. Read once per device.
+// (Value types of 9 to 16 bytes need up to 172 KB: launch_row_numeric checks.)
+bool row_path_fits_device() {
+  int dev = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess) return false;
+  static std::mutex m;
+  static std::vector<int> known;  // per device: -1 unknown, 0 no, 1 yes
+  std::lock_guard<std::mutex> lock(m);
+  if (known.size() <= std::size_t(dev)) known.resize(std::size_t(dev) + 1, -1);
+  if (known[dev] < 0) {
+    int limit = 0;
+    if (cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess) {
+      cudaGetLastError();
+      limit = 0;
+    }
+    using big = rowpath::hash_block<rowpath::sym_shape<rowpath::kHashBins - 1>::threads,
+                                    rowpath::sym_shape<rowpath::kHashBins - 1>::items>;
+    const std::size_t need = std::max<std::size_t>(big::bytes, rowpath::numeric_bytes<double>(rowpath::kDenseSlots));
+    known[dev] = std::size_t(limit) >= need ? 1 : 0;
+  }
+  return known[dev] == 1;
+}
+
 // Routes the tile rows of A*B (route[I], see k_route) and fills the row
 // path's lists, with one read-back. Returns the route array, or an empty one
 // when every row takes the tile path; npairs: the tile path's pairs (-1 if
@@ -535,7 +564,7 @@ device_buffer<std::uint8_t> route_rows(const device_pattern& A, const device_pat
   const index_t tm = A.tile_rows();
   npairs = -1;
   last_product_stats() = product_stats{};
-  if (!tun.row_path || A.ntiles == 0 || B.ntiles == 0) return {};
+  if (!tun.row_path || A.ntiles == 0 || B.ntiles == 0 || !row_path_fits_device()) return {};
   rows.b_row_ptr = scalar_row_ptr(B, s);
   {
     device_buffer<offset_t> len(A.nnz + 1, s);

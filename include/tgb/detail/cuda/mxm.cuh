@@ -4,6 +4,8 @@
 // semiring or types the library does not ship.
 #pragma once
 
+#include <algorithm>
+#include <string>
 #include <type_traits>
 
 #include "tgb/detail/cuda/common.cuh"
@@ -60,17 +62,25 @@ void launch_row_numeric(const product_plan& plan, const device_tile_matrix<TA>& 
   const index_t tm = A.pat.tile_rows();
   const rowpath::csr_ref csr{rows.b_row_ptr.data(), rows.b_col.data(), rows.b_pos.data()};
   auto kernel = rowpath::k_row_numeric<TC, TA, TB, Add, Mul>;
-  bool opted = false;
+  // Opt in to what the largest non-empty bin needs (not the dense bin's size
+  // when it is empty), and say so clearly where the GPU cannot give it.
+  std::size_t need = 0;
+  for (int b = 0; b < rowpath::kBins; ++b)
+    if (rows.count[b]) need = std::max(need, rowpath::numeric_bytes<TC>(rowpath::numeric_capacity(b)));
+  if (need) {
+    int dev = 0, limit = 0;
+    check(cudaGetDevice(&dev), "row path");
+    check(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev), "row path");
+    if (need > std::size_t(limit))
+      throw not_implemented("tgb: mxm's row path needs " + std::to_string(need) + " bytes of shared memory per block for " +
+                            std::to_string(sizeof(TC)) + "-byte values; this GPU gives " + std::to_string(limit) +
+                            " (set tgb::detail::cuda::tuning().row_path = false)");
+    check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(need)), "row path");
+  }
   for (int b = 0; b < rowpath::kBins; ++b) {
     if (rows.count[b] == 0) continue;
     const int cap = rowpath::numeric_capacity(b), glog = rowpath::numeric_group_log2(b);
     const std::size_t bytes = rowpath::numeric_bytes<TC>(cap);
-    if (!opted) {  // the largest bin's size covers them all
-      check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 int(rowpath::numeric_bytes<TC>(rowpath::kDenseSlots))),
-            "row path");
-      opted = true;
-    }
     kernel<<<unsigned(rows.count[b]), 16 << glog, bytes, native(s)>>>(
         rows.list.data() + index_t(b) * tm, cap, glog, ref(A.pat), A.values.data(), csr, B.values.data(),
         rows.jmin.data(), rows.keys.data(), rows.key_off.data(), rows.entry_base.data(), add, mul, values);
