@@ -218,7 +218,6 @@ TEST_CASE("mxm method rule: row paths on hypersparse tiles, dot on a sparse mask
 namespace {
 
 using oracle::failing_resource;
-};
 
 }  // namespace
 

@@ -181,6 +181,17 @@ TEST_CASE("every allocation of the process fails in turn: operations throw out_o
   CHECK(sweep_all("mxm, complemented structural mask", C0, [&](Matrix<double>& C) {
           mxm(C, complement(structure(M)), no_accum, min_plus, A, B);
         }) > 0);
+  // The tile paths forced: the automatic rule sends these hypersparse inputs
+  // to the row paths, and the marker bug lived in the tile path's symbolic step.
+  detail::host::mxm_policy tile;
+  tile.method = detail::host::mxm_method::tile_gustavson;
+  CHECK(sweep_all("mxm, tile Gustavson forced", C0, [&](Matrix<double>& C) {
+          detail::mxm_host(C, no_mask, no_accum, plus_times, A, B, descriptor{}, tile);
+        }) > 0);
+  tile.method = detail::host::mxm_method::tile_dot;
+  CHECK(sweep_all("mxm, tile dot forced, structural mask", C0, [&](Matrix<double>& C) {
+          detail::mxm_host(C, structure(M), no_accum, plus_times, A, B, tb, tile);
+        }) > 0);
   CHECK(sweep_all("ewise_add, masked", C0, [&](Matrix<double>& C) {
           ewise_add(C, structure(M), no_accum, plus{}, A, B);
         }) > 0);

@@ -252,11 +252,11 @@ void check_cast(std::mt19937_64& rng, const Op& op, const char* name) {
     for (const auto& [k, x] : a) {
       const auto it = b.find(k);
       if (it != b.end()) want[k] = detail::cast<TC>(op(detail::cast<D>(x), detail::cast<D>(it->second)));
-      else if (add) want[k] = detail::cast<TC>(x);
+      else if (add) want[k] = detail::cast<TC>(detail::cast<D>(x));
     }
     if (add)
       for (const auto& [k, y] : b)
-        if (!a.count(k)) want[k] = detail::cast<TC>(y);
+        if (!a.count(k)) want[k] = detail::cast<TC>(detail::cast<D>(y));
     Matrix<TC> C(n, n);
     if (add) ewise_add(C, no_mask, no_accum, op, A, B);
     else ewise_mult(C, no_mask, no_accum, op, A, B);

@@ -395,8 +395,11 @@ tile_matrix<TC> mxm_rows_saxpy(const csr_matrix<TA>& A, const csr_matrix<TB>& B,
                 vals[e] = hv[h];
               }
               // Clear what this row used: the whole table while it is small
-              // next to the row, else the keys one by one.
-              if (hs <= 4 * (n + static_cast<std::size_t>(scatter ? mlen : 0)) + 64) {
+              // next to the row, else the keys one by one. With a scattered
+              // mask always the whole table: emptying the row's keys first
+              // would open holes in the probe chains of the mask's keys, and
+              // a mask key past a hole would survive into the next row.
+              if (scatter || hs <= 4 * n + 64) {
                 std::fill(key, key + hs, index_t(-1));
               } else {
                 for (std::size_t e = 0; e < n; ++e) {
@@ -619,7 +622,9 @@ tile_matrix<TC> mxm_rows_dot(const csr_matrix<TA>& A, const csr_matrix<TB>& Bt, 
   // mask entries walks only B's row; shorter rows merge.
   constexpr offset_t kLongRow = 16;
   const index_t inner = A.p.ncols;
-  const bool use_marker = inner <= (index_t(1) << 26);
+  // The marker costs 8 bytes per column per thread, whatever the row: keep it
+  // to 32 MB a thread, longer inner dimensions merge.
+  const bool use_marker = inner <= (index_t(1) << 22);
   bool failed = false;
 #pragma omp parallel if (tm > kParallelRows)
   {

@@ -75,8 +75,8 @@ TGB_HD inline void intersect_bits(const row_bits* a, const row_bits* b, row_bits
 
 // Values of an element-wise operation, row r, in out's bit order: op(a, b)
 // where both are stored, the single stored operand (cast) otherwise (union
-// only). Both operands are cast to the operator's domain (op_domain_t), the
-// result to TC.
+// only). Operands are cast to the operator's domain (op_domain_t), a lone
+// operand too, then the result to TC.
 template <class TC, class TA, class TB, class Op>
 TGB_HD inline void ewise_row_values(const tile_ref_t<TA>& a, const tile_ref_t<TB>& b, int r, const Op& op,
                                     row_bits out_bits, TC* out_row) {
@@ -90,8 +90,8 @@ TGB_HD inline void ewise_row_values(const tile_ref_t<TA>& a, const tile_ref_t<TB
     const TB bv = b.at(r, j, has_b);
     using D = op_domain_t<Op, TA, TB>;
     if (has_a && has_b) out_row[n++] = cast<TC>(op(cast<D>(av), cast<D>(bv)));
-    else if (has_a) out_row[n++] = cast<TC>(av);
-    else out_row[n++] = cast<TC>(bv);
+    else if (has_a) out_row[n++] = cast<TC>(cast<D>(av));  // through the domain, as the device's
+    else out_row[n++] = cast<TC>(cast<D>(bv));             // operands are (both backends agree)
   }
 }
 
