@@ -5,14 +5,19 @@
 
 #include <cstdio>
 #include <cstring>
+#include <string>
 
 int main(int argc, char** argv) {
   if (argc != 2) {
     std::fprintf(stderr, "usage: tgb_consumer GRAPH.mtx\n");
     return 1;
   }
-  // The installed header and the CMake package describe the same build.
-  if (std::strcmp(TGB_BUILD_CUDA_ARCHITECTURES, TGB_PACKAGE_CUDA_ARCHITECTURES) != 0) {
+  // The installed header and the CMake package describe the same build (the
+  // package's list arrives with commas for semicolons).
+  std::string header_archs = TGB_BUILD_CUDA_ARCHITECTURES;
+  for (char& c : header_archs)
+    if (c == ';') c = ',';
+  if (header_archs != TGB_PACKAGE_CUDA_ARCHITECTURES) {
     std::fprintf(stderr, "consumer: <tgb/build_info.hpp> says '%s', tgb_CUDA_ARCHITECTURES '%s'\n",
                  TGB_BUILD_CUDA_ARCHITECTURES, TGB_PACKAGE_CUDA_ARCHITECTURES);
     return 1;
