@@ -21,7 +21,7 @@ mkdir -p "$out" fuzz/crashes
 flags=(-std=c++17 -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
        -Iinclude -DTGB_HAVE_ZLIB=1 -Wno-unknown-pragmas)
 lib_src=(src/io/matrix_market.cpp src/io/read_file.cpp src/host/tile_build.cpp src/host/convert.cpp
-         src/host/assemble.cpp src/host/mxm_symbolic.cpp src/host/backend_common.cpp src/host/no_cuda.cpp
+         src/host/assemble.cpp src/host/mxm_symbolic.cpp src/host/mxm_rows.cpp src/host/backend_common.cpp src/host/no_cuda.cpp
          src/host/no_cuda_device.cpp)
 objs=()
 for s in "${lib_src[@]}"; do

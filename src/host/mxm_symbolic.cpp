@@ -1,10 +1,9 @@
 // tgb host backend: steps 1 and 2 of the tiled mxm (type- and
 // semiring-independent, compiled once).
-#include <omp.h>
-
 #include <algorithm>
 
 #include "tgb/detail/host/mxm.hpp"
+#include "tgb/detail/host/threads.hpp"
 
 namespace tgb::detail::host {
 
@@ -31,10 +30,10 @@ tile_pattern mxm_symbolic(const tile_pattern& A, const tile_pattern& B, const ho
   // and reset after each row by clearing only what was set. Owned by this
   // call, so nothing outlives it. Used while the tile columns are few enough
   // to index directly; past that, candidates are sorted and searched.
-  std::vector<std::vector<std::int32_t>> markers(static_cast<std::size_t>(omp_get_max_threads()));
+  std::vector<std::vector<std::int32_t>> markers(static_cast<std::size_t>(max_threads()));
   return assemble_pattern(A.nrows, B.ncols, [&](index_t I, std::vector<tile_index_t>& cols, std::vector<row_bits>& masks) {
     // Step 1: candidate tile columns, pruned by the mask's tiles.
-    std::vector<std::int32_t>& t_marker = markers[static_cast<std::size_t>(omp_get_thread_num())];
+    std::vector<std::int32_t>& t_marker = markers[static_cast<std::size_t>(thread_num())];
     if (use_marker && t_marker.empty()) t_marker.assign(B.tile_cols(), -1);  // on a throw it stays empty
     const marker_reset reset{use_marker ? &t_marker : nullptr, cols};
     if (use_marker) {

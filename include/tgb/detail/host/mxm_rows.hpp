@@ -34,9 +34,7 @@
 #include <emmintrin.h>
 #endif
 
-#if defined(_OPENMP)
-#include <omp.h>
-#endif
+#include "tgb/detail/host/threads.hpp"
 
 namespace tgb::detail::host {
 
@@ -96,13 +94,7 @@ template <class S>
 struct reads_values<S, std::void_t<typename S::mul_type>>
     : std::bool_constant<!std::is_same_v<typename S::mul_type, pair>> {};
 
-inline int host_threads() {
-#if defined(_OPENMP)
-  return omp_get_max_threads();
-#else
-  return 1;
-#endif
-}
+inline int host_threads() { return max_threads(); }
 
 template <class T>
 struct csr_matrix {
