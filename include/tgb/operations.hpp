@@ -94,7 +94,7 @@ cuda::mask_arg device_mask(const M& m, device_buffer<row_bits>& owned, index_t n
 
 template <class TC, class Mask, class Accum, class Semiring, class TA, class TB>
 void mxm_cuda(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Semiring& semiring, const Matrix<TA>& A,
-              const Matrix<TB>& B, const descriptor& desc) {
+              const Matrix<TB>& B, const descriptor& desc, const mxm_policy& policy) {
   if constexpr (!cuda::mxm_enabled<TC, TA, TB, Semiring>::value) {
     throw not_implemented(
         "tgb::mxm: this build has no CUDA mxm for these types and semiring (predefined semirings on equal types "
@@ -105,13 +105,9 @@ void mxm_cuda(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Semirin
     const stream_t s = current_stream();
     device_buffer<row_bits> owned;
     const cuda::mask_arg M = device_mask(mask, owned, C.nrows(), C.ncols());
-    std::unique_ptr<device_tile_matrix<TA>> at;
-    std::unique_ptr<device_tile_matrix<TB>> bt;
-    if (desc.transpose_a) at = std::make_unique<device_tile_matrix<TA>>(cuda::transpose(A.device_tiles(), s));
-    if (desc.transpose_b) bt = std::make_unique<device_tile_matrix<TB>>(cuda::transpose(B.device_tiles(), s));
-    auto result = std::make_unique<device_tile_matrix<TC>>(
-        cuda::mxm<TC, TA, TB, Semiring>(C.device_tiles(), M, ac, desc.replace, semiring,
-                                        at ? *at : A.device_tiles(), bt ? *bt : B.device_tiles(), s));
+    const cuda::mxm_request how{desc.transpose_a, desc.transpose_b, policy};
+    auto result = std::make_unique<device_tile_matrix<TC>>(cuda::mxm<TC, TA, TB, Semiring>(
+        C.device_tiles(), M, ac, desc.replace, semiring, A.device_tiles(), B.device_tiles(), how, s));
     C.assign_device_tiles(std::move(result));
   }
 }
@@ -254,7 +250,7 @@ S reduce_cuda(const Monoid&, const Matrix<T>& A) {
 // mxm's host branch, with the policy that picks its method (tests force each).
 template <class TC, class Mask, class Accum, class Semiring, class TA, class TB>
 void mxm_host(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Semiring& semiring, const Matrix<TA>& A,
-              const Matrix<TB>& B, const descriptor& desc, const host::mxm_policy& policy) {
+              const Matrix<TB>& B, const descriptor& desc, const mxm_policy& policy) {
   guard_alloc([&] {
     auto M = host::make_mask(mask, C.nrows(), C.ncols());
     auto T = host::mxm_product<TC>(A.tiles(), desc.transpose_a, B.tiles(), desc.transpose_b, M, semiring, policy);
@@ -285,8 +281,9 @@ void mxm(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Semiring& se
                              (desc.transpose_b ? "'" : "") + " is " + detail::shape(kb, n));
   const backend where = detail::residence("mxm", {{"C", C.location()}, {"A", A.location()}, {"B", B.location()},
                                                    {"the mask", detail::where_mask(mask, C.location())}});
-  if (where == backend::cuda) return detail::mxm_cuda(C, mask, accum, semiring, A, B, desc);
-  detail::mxm_host(C, mask, accum, semiring, A, B, desc, detail::host::mxm_policy{});
+  const detail::mxm_policy policy{};
+  if (where == backend::cuda) return detail::mxm_cuda(C, mask, accum, semiring, A, B, desc, policy);
+  detail::mxm_host(C, mask, accum, semiring, A, B, desc, policy);
 }
 
 namespace detail {

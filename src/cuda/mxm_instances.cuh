@@ -11,7 +11,7 @@
   template tgb::detail::device_tile_matrix<T> tgb::detail::cuda::mxm<T, T, T, std::decay_t<decltype(tgb::SR)>>( \
       const tgb::detail::device_tile_matrix<T>&, const tgb::detail::cuda::mask_arg&, int, bool,                   \
       const std::decay_t<decltype(tgb::SR)>&, const tgb::detail::device_tile_matrix<T>&,                          \
-      const tgb::detail::device_tile_matrix<T>&, tgb::stream_t);
+      const tgb::detail::device_tile_matrix<T>&, const tgb::detail::cuda::mxm_request&, tgb::stream_t);
 
 // The list must match tgb::detail::cuda::device_semiring in api.hpp.
 #define TGB_CUDA_MXM_ALL(T)                                                                                    \

@@ -7,4 +7,4 @@ TGB_CUDA_MXM_ALL(std::int64_t)
 template tgb::detail::device_tile_matrix<std::int64_t> tgb::detail::cuda::mxm(
     const tgb::detail::device_tile_matrix<std::int64_t>&, const tgb::detail::cuda::mask_arg&, int, bool,
     const std::decay_t<decltype(tgb::plus_pair)>&, const tgb::detail::device_tile_matrix<bool>&,
-    const tgb::detail::device_tile_matrix<bool>&, tgb::stream_t);
+    const tgb::detail::device_tile_matrix<bool>&, const tgb::detail::cuda::mxm_request&, tgb::stream_t);

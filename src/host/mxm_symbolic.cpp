@@ -117,18 +117,12 @@ struct line_counts {
 
 mxm_method choose_mxm_method(const tile_pattern& A, bool ta, const tile_pattern& B, bool tb, const host_mask& M,
                              const mxm_policy& policy) {
-  const bool dot_ok = M.active && !M.complement;
-  switch (policy.method) {
-    case mxm_method::tile_gustavson:
-    case mxm_method::row_saxpy: return policy.method;
-    case mxm_method::tile_dot: return dot_ok ? mxm_method::tile_dot : mxm_method::tile_gustavson;
-    case mxm_method::row_dot: return dot_ok ? mxm_method::row_dot : mxm_method::row_saxpy;
-    default: break;
-  }
-  const double entries = double(A.nnz()) + double(B.nnz());
-  const double tiles = double(A.ntiles()) + double(B.ntiles());
-  const bool tile_form = entries >= policy.tile_min_density * tiles;
-  bool dot = false;
+  const bool dot_ok = dot_usable(M.active, M.complement);
+  const mxm_method forced = forced_method(policy, dot_ok);
+  if (forced != mxm_method::automatic) return forced;
+  mxm_work w;
+  w.entries = double(A.nnz()) + double(B.nnz());
+  w.tiles = double(A.ntiles()) + double(B.ntiles());
   if (dot_ok) {
     // Gustavson's products: sum over k of (column k of op(A)) * (row k of
     // op(B)). Dot's merge work: sum over mask entries (i,j) of (row i of
@@ -153,14 +147,11 @@ mxm_method choose_mxm_method(const tile_pattern& A, bool ta, const tile_pattern&
     auto col_of = [](const line_counts& c, bool flip, index_t j) { return flip ? c.rows[j + 1] : c.cols[j]; };
     const index_t inner = ta ? A.nrows : A.ncols;
     const index_t nrows = M.pat->nrows, ncols = M.pat->ncols;
-    double products = 0, work = 0;
-    for (index_t k = 0; k < inner; ++k) products += double(col_of(a, ta, k)) * double(row_of(*pb, tb, k));
-    for (index_t i = 0; i < nrows; ++i) work += double(pm->rows[i + 1]) * double(row_of(a, ta, i));
-    for (index_t j = 0; j < ncols; ++j) work += double(pm->cols[j]) * double(col_of(*pb, tb, j));
-    dot = work <= policy.dot_factor * products;
+    for (index_t k = 0; k < inner; ++k) w.products += double(col_of(a, ta, k)) * double(row_of(*pb, tb, k));
+    for (index_t i = 0; i < nrows; ++i) w.dot_work += double(pm->rows[i + 1]) * double(row_of(a, ta, i));
+    for (index_t j = 0; j < ncols; ++j) w.dot_work += double(pm->cols[j]) * double(col_of(*pb, tb, j));
   }
-  if (dot) return mxm_method::row_dot;
-  return tile_form ? mxm_method::tile_gustavson : mxm_method::row_saxpy;
+  return choose_method(w, dot_ok, policy);
 }
 
 tile_pattern mxm_symbolic_dot(const tile_pattern& A, const tile_pattern& B, const tile_columns& Bc,

@@ -6,4 +6,4 @@ template tgb::detail::device_tile_matrix<std::int64_t>
 tgb::detail::cuda::mxm<std::int64_t, std::int64_t, std::int64_t, rowpath_test::bor_skew_t>(
     const tgb::detail::device_tile_matrix<std::int64_t>&, const tgb::detail::cuda::mask_arg&, int, bool,
     const rowpath_test::bor_skew_t&, const tgb::detail::device_tile_matrix<std::int64_t>&,
-    const tgb::detail::device_tile_matrix<std::int64_t>&, tgb::stream_t);
+    const tgb::detail::device_tile_matrix<std::int64_t>&, const tgb::detail::cuda::mxm_request&, tgb::stream_t);

@@ -32,8 +32,10 @@ struct dcase {
   double side_density = 0.5;  // of the mask (C's start: 0.6 of it)
 };
 
+// pol: the device's method policy (nullptr: the public mxm, automatic).
 template <class TC, class TA, class TB, class SR, class Acc>
-void check_device(std::mt19937_64& rng, const SR& sr, const Acc& acc, const dcase& c, double tol) {
+void check_device(std::mt19937_64& rng, const SR& sr, const Acc& acc, const dcase& c, double tol,
+                  const detail::mxm_policy* pol = nullptr) {
   const auto A = oracle::random_matrix<TA>(rng, c.ta ? c.k : c.m, c.ta ? c.m : c.k, c.density);
   const auto B = oracle::random_matrix<TB>(rng, c.tb ? c.n : c.k, c.tb ? c.k : c.n, c.density);
   const auto C0 = oracle::random_matrix<TC>(rng, c.m, c.n, 0.6 * c.side_density);
@@ -42,17 +44,23 @@ void check_device(std::mt19937_64& rng, const SR& sr, const Acc& acc, const dcas
   d.replace = c.replace;
   d.transpose_a = c.ta;
   d.transpose_b = c.tb;
-  auto run = [&](Matrix<TC>& C, const Matrix<TA>& a, const Matrix<TB>& b, const Matrix<int>& m) {
+  auto run = [&](Matrix<TC>& C, const Matrix<TA>& a, const Matrix<TB>& b, const Matrix<int>& m,
+                 const detail::mxm_policy* p) {
     auto go = [&](const auto& mask) {
-      if (c.accum) mxm(C, mask, acc, sr, a, b, d);
-      else mxm(C, mask, no_accum, sr, a, b, d);
+      if (!p) {
+        if (c.accum) mxm(C, mask, acc, sr, a, b, d);
+        else mxm(C, mask, no_accum, sr, a, b, d);
+      } else {
+        if (c.accum) detail::mxm_cuda(C, mask, acc, sr, a, b, d, *p);
+        else detail::mxm_cuda(C, mask, no_accum, sr, a, b, d, *p);
+      }
     };
     oracle::with_mask_mode(c.mask, m, go);
   };
   Matrix<TC> host = C0;
-  run(host, A, B, M);
+  run(host, A, B, M, nullptr);
   Matrix<TC> dev = on_device(C0);
-  run(dev, on_device(A), on_device(B), on_device(M));
+  run(dev, on_device(A), on_device(B), on_device(M), pol);
   REQUIRE(dev.location() == backend::cuda);
   INFO("mask " << c.mask << " replace " << c.replace << " accum " << c.accum << " ta " << c.ta << " tb " << c.tb
                << " m " << c.m << " k " << c.k << " n " << c.n << " density " << c.density);
@@ -61,7 +69,8 @@ void check_device(std::mt19937_64& rng, const SR& sr, const Acc& acc, const dcas
 }
 
 template <class TC, class TA, class TB, class SR, class Acc>
-void all_device_combinations(std::uint64_t seed, const SR& sr, const Acc& acc, double tol = 0) {
+void all_device_combinations(std::uint64_t seed, const SR& sr, const Acc& acc, double tol = 0,
+                             const detail::mxm_policy* pol = nullptr) {
   std::mt19937_64 rng(seed);
   const index_t shapes[] = {0, 1, 15, 16, 17, 33, 70};
   const double dens[] = {0.002, 0.05, 0.3, 0.9};
@@ -72,7 +81,7 @@ void all_device_combinations(std::uint64_t seed, const SR& sr, const Acc& acc, d
         for (int tr = 0; tr < 4; ++tr) {
           dcase c{mask, rep == 1, ac == 1, (tr & 1) != 0, (tr & 2) != 0, shapes[ps(rng)], shapes[ps(rng)],
                   shapes[ps(rng)], dens[pd(rng)]};
-          check_device<TC, TA, TB>(rng, sr, acc, c, tol);
+          check_device<TC, TA, TB>(rng, sr, acc, c, tol, pol);
         }
 }
 
@@ -170,6 +179,49 @@ TEST_CASE("device mxm: the row path folds in increasing k, as the host", "[cuda]
   const auto dA = on_device(A);
   mxm(dev, no_mask, no_accum, plus_times, dA, dA);
   REQUIRE(host.nvals() > 100000);
+  CHECK(oracle::diff(oracle::to_map(on_host(dev)), oracle::to_map(host), 0) == "");
+}
+
+// The device's methods forced (the dot where a usable mask is given, its
+// Gustavson form elsewhere), against the host's automatic choice.
+TEST_CASE("device mxm: every method equals host", "[cuda][mxm][dot]") {
+  for (auto method : {detail::mxm_method::row_dot, detail::mxm_method::tile_gustavson}) {
+    INFO("method " << int(method));
+    detail::mxm_policy pol;
+    pol.method = method;
+    all_device_combinations<double, double, double>(201, plus_times, plus{}, 1e-12, &pol);
+    all_device_combinations<std::int64_t, bool, bool>(202, plus_pair, plus{}, 0, &pol);
+    all_device_combinations<bool, bool, bool>(203, lor_land, lor{}, 0, &pol);
+    all_device_combinations<std::int64_t, std::int64_t, std::int64_t>(204, min_plus, min{}, 0, &pol);
+    all_device_combinations<std::int32_t, std::int32_t, std::int32_t>(205, any_second, second{}, 0, &pol);
+    all_device_combinations<float, float, float>(206, max_times, max{}, 0, &pol);
+    std::mt19937_64 rng(207);
+    // Hypersparse and skewed shapes: rows much longer than others (the dot
+    // searches instead of merging), sparse masks.
+    for (int mask = 1; mask < 5; ++mask) {
+      dcase c{mask, mask == 2, mask % 2 == 1, mask == 1, mask >= 3, 2500, 2000, 3000, 3.0 / 2000, 0.004};
+      check_device<double, double, double>(rng, plus_times, plus{}, c, 1e-12, &pol);
+      c.density = 0.2;
+      c.k = 300;
+      check_device<std::int64_t, std::int64_t, std::int64_t>(rng, min_plus, min{}, c, 0, &pol);
+    }
+  }
+}
+
+// The dot folds each entry's terms in increasing k, one product stored
+// before it is added: its floating-point sums are the host's bit for bit.
+TEST_CASE("device mxm: the dot method is the host's bit for bit", "[cuda][mxm][dot][sanitize]") {
+  std::mt19937_64 rng(211);
+  const auto A = oracle::random_matrix<double>(rng, 700, 900, 0.02);
+  const auto B = oracle::random_matrix<double>(rng, 650, 900, 0.05);
+  const auto M = oracle::random_matrix<int>(rng, 700, 650, 0.03);
+  const descriptor d = descriptor{}.with_transpose_b();
+  detail::mxm_policy pol;
+  pol.method = detail::mxm_method::row_dot;
+  Matrix<double> host(700, 650), dev = on_device(Matrix<double>(700, 650));
+  detail::mxm_host(host, structure(M), no_accum, plus_times, A, B, d, pol);
+  detail::mxm_cuda(dev, structure(on_device(M)), no_accum, plus_times, on_device(A), on_device(B), d, pol);
+  REQUIRE(host.nvals() > 1000);
   CHECK(oracle::diff(oracle::to_map(on_host(dev)), oracle::to_map(host), 0) == "");
 }
 

@@ -8,6 +8,7 @@
 
 #include "tgb/algebra.hpp"
 #include "tgb/detail/device_storage.hpp"
+#include "tgb/detail/mxm_method.hpp"
 
 namespace tgb::detail::cuda {
 
@@ -27,12 +28,20 @@ device_buffer<row_bits> value_mask_bits(const device_tile_matrix<U>& m, stream_t
 template <class T>
 device_tile_matrix<T> transpose(const device_tile_matrix<T>& a, stream_t s);
 
-// T = A (+.*) B computed only where the mask admits, then
-// C<M, replace> = accum(C, T) (accum_code: -2 none, else tgb::detail::op_code).
+// How the device runs one product: the operands' transposes and the
+// method policy (mxm_method.hpp).
+struct mxm_request {
+  bool transpose_a = false, transpose_b = false;
+  mxm_policy policy;
+};
+
+// T = op(A) (+.*) op(B) computed only where the mask admits, by the method
+// the policy names or the rule picks, then C<M, replace> = accum(C, T)
+// (accum_code: -2 none, else tgb::detail::op_code).
 template <class TC, class TA, class TB, class Semiring>
 device_tile_matrix<TC> mxm(const device_tile_matrix<TC>& C, const mask_arg& M, int accum_code, bool replace,
                            const Semiring& s, const device_tile_matrix<TA>& A, const device_tile_matrix<TB>& B,
-                           stream_t stream);
+                           const mxm_request& how, stream_t stream);
 
 // C<M, replace> = accum(C, T), T consumed (t_within_mask: T has nothing
 // outside the mask).

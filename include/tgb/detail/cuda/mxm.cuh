@@ -8,7 +8,10 @@
 #include <string>
 #include <type_traits>
 
+#include <memory>
+
 #include "tgb/detail/cuda/common.cuh"
+#include "tgb/detail/cuda/dot.cuh"
 #include "tgb/detail/cuda/plan.hpp"
 #include "tgb/detail/cuda/rowpath.cuh"
 #include "tgb/detail/tile/elementwise.hpp"
@@ -184,12 +187,12 @@ device_tile_matrix<TC> writeback(const device_tile_matrix<TC>& C, const mask_arg
   return out;
 }
 
+// T = A * B by the tiled Gustavson planner (pipeline.cu), which sends the
+// tile rows whose tiles are hypersparse to its row path (rowpath.cuh).
 template <class TC, class TA, class TB, class Semiring>
-device_tile_matrix<TC> mxm(const device_tile_matrix<TC>& C, const mask_arg& M, int accum_code, bool replace,
-                           const Semiring& sr, const device_tile_matrix<TA>& A, const device_tile_matrix<TB>& B,
-                           stream_t s) {
+device_tile_matrix<TC> product_gustavson(const mask_arg& M, const Semiring& sr, const device_tile_matrix<TA>& A,
+                                         const device_tile_matrix<TB>& B, stream_t s) {
   device_tile_matrix<TC> T;
-  {  // the plan's buffers go before the write-back
   product_plan plan = plan_product(A.pat, B.pat, M, s, rowpath::value_fits<TC>);
   T.values = device_buffer<TC>(plan.C.nnz, s);
   // The row path's values (its pattern was written by the plan), then the
@@ -206,6 +209,45 @@ device_tile_matrix<TC> mxm(const device_tile_matrix<TC>& C, const mask_arg& M, i
   check(cudaGetLastError(), "numeric");
   phase(s, "tile numeric");
   T.pat = std::move(plan.C);
+  return T;
+}
+
+// The device's method: the policy's forced one, or the shared rule on the
+// quantities measured here (only where a dot can run). The device has no
+// separate row saxpy: every Gustavson method is the planner, which routes
+// each tile row itself.
+inline bool device_uses_dot(const mask_arg& M, const device_pattern& A, const device_pattern& B,
+                            const mxm_request& how, stream_t s) {
+  const bool dot_ok = dot_usable(M.pat != nullptr, M.complement);
+  const mxm_method forced = forced_method(how.policy, dot_ok);
+  if (forced != mxm_method::automatic) return is_dot(forced);
+  if (!dot_ok) return false;
+  const mxm_work w = product_work(A, how.transpose_a, B, how.transpose_b, *M.pat, s);
+  return is_dot(choose_method(w, true, how.policy));
+}
+
+template <class TC, class TA, class TB, class Semiring>
+device_tile_matrix<TC> mxm(const device_tile_matrix<TC>& C, const mask_arg& M, int accum_code, bool replace,
+                           const Semiring& sr, const device_tile_matrix<TA>& A, const device_tile_matrix<TB>& B,
+                           const mxm_request& how, stream_t s) {
+  device_tile_matrix<TC> T;
+  {  // the operands' transposes and the plan's buffers go before the write-back
+    phase(s, "mxm start");
+    const bool use_dot = device_uses_dot(M, A.pat, B.pat, how, s);
+    std::unique_ptr<device_tile_matrix<TA>> at;
+    std::unique_ptr<device_tile_matrix<TB>> bt;
+    if (how.transpose_a) at = std::make_unique<device_tile_matrix<TA>>(transpose(A, s));
+    const device_tile_matrix<TA>& a = at ? *at : A;
+    if (use_dot) {
+      // The dot reads the rows of op(B)': B itself where B' was asked.
+      if (!how.transpose_b) bt = std::make_unique<device_tile_matrix<TB>>(transpose(B, s));
+      phase(s, "dot: transposes");
+      T = dot::product<TC>(M, sr, a, bt ? *bt : B, s);
+      phase(s, "dot: products");
+    } else {
+      if (how.transpose_b) bt = std::make_unique<device_tile_matrix<TB>>(transpose(B, s));
+      T = product_gustavson<TC>(M, sr, a, bt ? *bt : B, s);
+    }
   }
   device_tile_matrix<TC> out = writeback(C, M, accum_code, replace, std::move(T), /*t_within_mask=*/true, s);
   phase(s, "write-back");

@@ -118,4 +118,25 @@ device_buffer<std::uint64_t> tile_keys(const device_pattern& p, stream_t s);
 // The pattern of A'; gather[e] is the entry of A that lands at e.
 device_pattern transpose_pattern(const device_pattern& A, device_buffer<offset_t>& gather, stream_t s);
 
+// ---- the dot method (dot.cuh; src/cuda/dot.cu) ----------------------------
+// The method rule's quantities (mxm_method.hpp) for C<M> = op(A) * op(B),
+// measured on the device: line counts of A, B and M (once per distinct
+// pattern), two sums, one read-back.
+mxm_work product_work(const device_pattern& A, bool ta, const device_pattern& B, bool tb, const device_pattern& M,
+                      stream_t s);
+
+// A pattern's scalar rows: row pointers (nrows + 1), each entry's global
+// column and (where asked) its position in the pattern's value array.
+struct csr_pattern {
+  device_buffer<offset_t> row_ptr, pos;
+  device_buffer<index_t> col;
+};
+csr_pattern csr_of(const device_pattern& p, stream_t s, bool positions = true);
+
+// C's pattern from the mask M: the entries e of M with found[e] = 1
+// (found holds M.nnz + 1 slots), tiles with none dropped; dest[e] is the
+// position of M's entry e among C's entries (an exclusive scan of found).
+device_pattern found_pattern(const device_pattern& M, device_buffer<offset_t>& found, device_buffer<offset_t>& dest,
+                             stream_t s);
+
 }  // namespace tgb::detail::cuda

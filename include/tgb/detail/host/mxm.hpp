@@ -15,46 +15,18 @@
 
 #include "tgb/detail/host/mask.hpp"
 #include "tgb/detail/host/mxm_rows.hpp"
+#include "tgb/detail/mxm_method.hpp"
 #include "tgb/detail/tile/spgemm.hpp"
 
 namespace tgb::detail::host {
 
-// How the host computes C = A*B: the method (or automatic) and the knobs of
-// the rule that picks one (choose_mxm_method). Passed down, never global;
-// tests pass one to force each path.
-enum class mxm_method {
-  automatic,
-  tile_gustavson,  // tiled Gustavson (this file)
-  tile_dot,        // tile dot products over a non-complemented mask (this file)
-  row_saxpy,       // scalar-row Gustavson (mxm_rows.hpp)
-  row_dot,         // scalar dot products over a non-complemented mask (mxm_rows.hpp)
-};
-struct mxm_policy {
-  mxm_method method = mxm_method::automatic;
-  // The tile paths run when A and B hold at least this many entries per tile
-  // on average (together); below it the row paths do.
-  // (Row saxpy was faster at 57 entries a tile, bcsstk33; the tile path won
-  // at 173, blocks6_120k.)
-  double tile_min_density = 100.0;
-  // Masked, not complemented: the row dot path runs when its merge work (the
-  // row lengths of A and B' summed over the mask's entries) is at most this
-  // times the Gustavson products (a merge step costs less than a product).
-  double dot_factor = 4.0;
-  // Tile paths: tiles with at least this many entries use the dense accumulator.
-  int dense_tile_threshold = 96;
-  // Row saxpy: rows whose bound on entries times this reaches the column
-  // count use the dense accumulator instead of the hash table.
-  double dense_row_ratio = 16.0;
-};
+// The methods, the policy and the rule are shared with the device
+// (tgb/detail/mxm_method.hpp); the host measures the rule's quantities here.
+using detail::mxm_method;
+using detail::mxm_policy;
 
-// The host's one method rule (automatic policy):
-//   1. masked, not complemented, and dot work <= dot_factor * products:
-//      row dot (it beat the tile dot on every graph measured, the densest
-//      tiles included: 57 entries a tile);
-//   2. otherwise tile Gustavson when (nnz(A) + nnz(B)) / (tiles(A) +
-//      tiles(B)) >= tile_min_density, row saxpy below that.
-// The tile dot runs only when forced. A forced dot method without a usable
-// mask falls back to its Gustavson form.
+// The host's method: the policy's forced one, or choose_method on the
+// patterns' line counts (computed only when a dot is possible).
 mxm_method choose_mxm_method(const tile_pattern& A, bool ta, const tile_pattern& B, bool tb, const host_mask& M,
                              const mxm_policy& policy);
 

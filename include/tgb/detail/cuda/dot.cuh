@@ -1,0 +1,134 @@
+// tgb CUDA backend: the dot method of mxm, for masks much sparser than the
+// product (the masked triangle product C<L> = L plus_pair L' is its home).
+// For every entry (i, j) the mask admits, one thread merges row i of op(A)
+// with row j of op(B)' (both in CSR: csr_of), folding the matching terms in
+// increasing k; where one row is much shorter it searches the other
+// instead. Only the mask's positions are ever formed: no tile pairs, no hash
+// tables, no scratch beyond a value and a flag per mask entry. C's pattern
+// is the mask's, less the entries whose dot found no term (found_pattern).
+// The same rule as on the host (mxm_method.hpp) picks it.
+#pragma once
+
+#include "tgb/detail/cuda/common.cuh"
+#include "tgb/detail/cuda/plan.hpp"
+#include "tgb/detail/cuda/rowpath.cuh"
+
+namespace tgb::detail::cuda::dot {
+
+// Rows of one operand in CSR, as the kernels read them.
+struct rows_ref {
+  const offset_t* row_ptr;
+  const index_t* col;
+  const offset_t* pos;
+};
+inline rows_ref ref(const csr_pattern& c) { return rows_ref{c.row_ptr.data(), c.col.data(), c.pos.data()}; }
+
+// A row is searched instead of merged when it is this many times longer
+// than the other.
+inline constexpr offset_t kSearchRatio = 8;
+
+// One thread per entry e of the mask M: its tile, local row and column
+// (binary searches), then the dot product of row i of A and row j of Bt
+// (= column j of op(B)). out[e] and found[e] (0 or 1) for every e.
+template <class TC, class TA, class TB, class Add, class Mul>
+__global__ void k_dot(pattern_ref M, const row_bits* allowed, rows_ref A, const TA* a_vals, rows_ref Bt,
+                      const TB* b_vals, Add add, Mul mul, TC* out, offset_t* found) {
+  const offset_t n = M.ntiles ? M.tile_offset[M.ntiles] : 0;
+  for (offset_t e = blockIdx.x * offset_t(blockDim.x) + threadIdx.x; e < n; e += offset_t(gridDim.x) * blockDim.x) {
+    const offset_t t = last_le(M.tile_offset, M.ntiles, e);
+    const int q = int(e - M.tile_offset[t]);
+    const int r = int(last_le(M.row_ptr + 16 * t, offset_t(tile_dim), std::uint8_t(q)));
+    const int c = M.col_idx[e];
+    bool hit = false;
+    TC acc{};
+    if ((allowed[16 * t + r] >> c) & 1u) {
+      const index_t I = index_t(last_le(M.tile_ptr, offset_t(M.tile_rows), t));
+      const index_t i = (I << tile_shift) + r, j = (index_t(M.tile_col[t]) << tile_shift) + c;
+      offset_t pa = A.row_ptr[i], pb = Bt.row_ptr[j];
+      const offset_t ea = A.row_ptr[i + 1], eb = Bt.row_ptr[j + 1];
+      // Folds the term of A's entry x and Bt's entry y; true once terminal.
+      auto fold = [&](offset_t x, offset_t y) {
+        const TC v = rowpath::opaque(TC(mul(static_cast<TC>(a_vals[A.pos[x]]), static_cast<TC>(b_vals[Bt.pos[y]]))));
+        if (!hit) {
+          acc = v;
+          hit = true;
+        } else {
+          acc = add(acc, v);
+        }
+        return add.is_terminal(acc);
+      };
+      if (pa < ea && pb < eb) {
+        if ((ea - pa) * kSearchRatio < eb - pb) {
+          for (; pa < ea && pb < eb; ++pa) {
+            const index_t k = A.col[pa];
+            pb += lower_bound(Bt.col + pb, eb - pb, k);
+            if (pb < eb && Bt.col[pb] == k && fold(pa, pb++)) break;
+          }
+        } else if ((eb - pb) * kSearchRatio < ea - pa) {
+          for (; pb < eb && pa < ea; ++pb) {
+            const index_t k = Bt.col[pb];
+            pa += lower_bound(A.col + pa, ea - pa, k);
+            if (pa < ea && A.col[pa] == k && fold(pa++, pb)) break;
+          }
+        } else {
+          index_t ka = A.col[pa], kb = Bt.col[pb];
+          for (;;) {
+            if (ka < kb) {
+              if (++pa == ea) break;
+              ka = A.col[pa];
+            } else if (kb < ka) {
+              if (++pb == eb) break;
+              kb = Bt.col[pb];
+            } else {
+              if (fold(pa, pb) || ++pa == ea || ++pb == eb) break;
+              ka = A.col[pa];
+              kb = Bt.col[pb];
+            }
+          }
+        }
+      }
+    }
+    out[e] = acc;
+    found[e] = hit ? 1 : 0;
+  }
+}
+
+template <class T>
+__global__ void k_scatter_found(offset_t n, const offset_t* found, const offset_t* dest, const T* in, T* out) {
+  for (offset_t e = blockIdx.x * offset_t(blockDim.x) + threadIdx.x; e < n; e += offset_t(gridDim.x) * blockDim.x)
+    if (found[e]) out[dest[e]] = in[e];
+}
+
+// T<M> = A * Bt' by dot products: A holds op(A), Bt holds op(B)' (so row j
+// of Bt is column j of op(B)). M must be given and not complemented.
+template <class TC, class TA, class TB, class Semiring>
+device_tile_matrix<TC> product(const mask_arg& M, const Semiring& sr, const device_tile_matrix<TA>& A,
+                               const device_tile_matrix<TB>& Bt, stream_t s) {
+  const device_pattern& m = *M.pat;
+  constexpr int kThreads = 256;
+  const csr_pattern a = csr_of(A.pat, s);
+  csr_pattern b_own;
+  const csr_pattern* b = &b_own;
+  if constexpr (std::is_same_v<TA, TB>) {
+    if (&A == &Bt) b = &a;  // C<L> = L * L': one view serves both
+  }
+  if (b == &b_own) b_own = csr_of(Bt.pat, s);
+  device_buffer<TC> vals(m.nnz, s);
+  device_buffer<offset_t> found(m.nnz + 1, s);
+  if (m.nnz)
+    k_dot<TC, TA, TB><<<grid_for(m.nnz, kThreads), kThreads, 0, native(s)>>>(
+        cuda::ref(m), M.bits, ref(a), A.values.data(), ref(*b), Bt.values.data(), sr.add, sr.mul, vals.data(),
+        found.data());
+  check(cudaGetLastError(), "dot products");
+  device_tile_matrix<TC> T;
+  device_buffer<offset_t> dest;
+  T.pat = found_pattern(m, found, dest, s);
+  T.values = device_buffer<TC>(T.pat.nnz, s);
+  if (T.pat.nnz)
+    k_scatter_found<<<grid_for(m.nnz, kThreads), kThreads, 0, native(s)>>>(m.nnz, found.data(), dest.data(),
+                                                                          vals.data(), T.values.data());
+  check(cudaGetLastError(), "dot values");
+  return T;
+}
+
+}  // namespace tgb::detail::cuda::dot

@@ -1,0 +1,83 @@
+// tgb: how mxm computes C<M> = op(A) * op(B), on either backend. One rule,
+// one policy type: each backend measures the same quantities (mxm_work) on
+// its own data and asks choose_method.
+#pragma once
+
+namespace tgb::detail {
+
+// The methods. Tests and callers force one through mxm_policy::method.
+//   tile_gustavson  tiled Gustavson (host: mxm.hpp; device: the planner of
+//                   src/cuda/pipeline.cu, which still sends the tile rows
+//                   whose tiles are hypersparse to its row path, rowpath.cuh)
+//   tile_dot        tile dot products over a non-complemented mask (host)
+//   row_saxpy       scalar-row Gustavson (host: mxm_rows.hpp; device: the
+//                   planner, as tile_gustavson)
+//   row_dot         one sparse dot product per mask entry, row i of op(A)
+//                   against row j of op(B)' (host: mxm_rows.hpp; device:
+//                   dot.cuh): the masked method (SuiteSparse's dot3)
+enum class mxm_method {
+  automatic,
+  tile_gustavson,
+  tile_dot,
+  row_saxpy,
+  row_dot,
+};
+
+// The method (or automatic) and the knobs of the rule. Passed down, never
+// global.
+struct mxm_policy {
+  mxm_method method = mxm_method::automatic;
+  // Host: the tile paths run when A and B hold at least this many entries
+  // per tile on average (together); below it the row paths do. (Row saxpy
+  // was faster at 57 entries a tile, bcsstk33; the tile path won at 173,
+  // blocks6_120k.) The device decides per tile row instead (its planner).
+  double tile_min_density = 100.0;
+  // Masked, not complemented: the dot method runs when its merge work (the
+  // row lengths of op(A) and op(B)' summed over the mask's entries) is at
+  // most this times the Gustavson products (a merge step costs less than a
+  // product). Both backends.
+  double dot_factor = 4.0;
+  // Host tile paths: tiles with at least this many entries use the dense
+  // accumulator.
+  int dense_tile_threshold = 96;
+  // Host row saxpy: rows whose bound on entries times this reaches the
+  // column count use the dense accumulator instead of the hash table.
+  double dense_row_ratio = 16.0;
+};
+
+// What the rule reads. products: sum over k of (column k of op(A)) times
+// (row k of op(B)), Gustavson's scalar products. dot_work: sum over the
+// mask's entries (i, j) of (row i of op(A)) + (column j of op(B)).
+// entries / tiles: of A and B together (the host's density test).
+struct mxm_work {
+  double products = 0, dot_work = 0, entries = 0, tiles = 0;
+};
+
+// Whether the dot method can run: a mask that is given and not complemented.
+inline bool dot_usable(bool masked, bool complemented) { return masked && !complemented; }
+
+// A forced method where it can run (a dot method without a usable mask falls
+// back to its Gustavson form), or automatic where the rule must measure.
+inline mxm_method forced_method(const mxm_policy& p, bool dot_ok) {
+  switch (p.method) {
+    case mxm_method::tile_dot: return dot_ok ? mxm_method::tile_dot : mxm_method::tile_gustavson;
+    case mxm_method::row_dot: return dot_ok ? mxm_method::row_dot : mxm_method::row_saxpy;
+    default: return p.method;
+  }
+}
+
+// The one rule (automatic policy):
+//   1. masked, not complemented, and dot_work <= dot_factor * products:
+//      row dot (on the host it beat the tile dot on every graph measured,
+//      the densest tiles included: 57 entries a tile);
+//   2. otherwise tile Gustavson when entries >= tile_min_density * tiles,
+//      row saxpy below that.
+// The tile dot runs only when forced.
+inline mxm_method choose_method(const mxm_work& w, bool dot_ok, const mxm_policy& p) {
+  if (dot_ok && w.dot_work <= p.dot_factor * w.products) return mxm_method::row_dot;
+  return w.entries >= p.tile_min_density * w.tiles ? mxm_method::tile_gustavson : mxm_method::row_saxpy;
+}
+
+inline bool is_dot(mxm_method m) { return m == mxm_method::row_dot || m == mxm_method::tile_dot; }
+
+}  // namespace tgb::detail

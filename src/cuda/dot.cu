@@ -1,0 +1,171 @@
+// tgb CUDA backend: the type-independent steps of the dot method
+// (include/tgb/detail/cuda/dot.cuh): the rule's quantities measured on the
+// device, the CSR view of a pattern, and C's pattern from the mask entries
+// whose dot product found a term.
+#include <cub/block/block_reduce.cuh>
+
+#include "tgb/detail/cuda/common.cuh"
+#include "tgb/detail/cuda/plan.hpp"
+
+namespace tgb::detail::cuda {
+
+namespace {
+
+constexpr int kThreads = 256;
+using count_t = unsigned long long;
+
+// Entries of each scalar row and scalar column of P: one thread per tile.
+__global__ void k_line_counts(pattern_ref P, const index_t* tile_row, count_t* rows, count_t* cols) {
+  for (offset_t t = blockIdx.x * offset_t(blockDim.x) + threadIdx.x; t < P.ntiles;
+       t += offset_t(gridDim.x) * blockDim.x) {
+    const index_t i0 = tile_row[t] << tile_shift, j0 = index_t(P.tile_col[t]) << tile_shift;
+    for (int r = 0; r < tile_dim; ++r) {
+      const int n = tile::popcount16(P.row_mask[16 * t + r]);
+      if (n) atomicAdd(rows + i0 + r, count_t(n));
+    }
+    for (offset_t e = P.tile_offset[t]; e < P.tile_offset[t + 1]; ++e) atomicAdd(cols + j0 + P.col_idx[e], count_t(1));
+  }
+}
+
+// products = sum_k a_col[k] * b_row[k] over k < inner;
+// work = sum_i m_row[i] * a_row[i] (i < nrows) + sum_j m_col[j] * b_col[j] (j < ncols).
+struct work_lines {
+  const count_t *a_row, *a_col, *b_row, *b_col, *m_row, *m_col;
+  index_t inner, nrows, ncols;
+};
+__global__ void k_work(work_lines L, count_t* out) {
+  using reduce_t = cub::BlockReduce<count_t, kThreads>;
+  __shared__ typename reduce_t::TempStorage tmp;
+  count_t prod = 0, work = 0;
+  const index_t stride = index_t(gridDim.x) * blockDim.x;
+  for (index_t k = blockIdx.x * index_t(blockDim.x) + threadIdx.x; k < L.inner; k += stride)
+    prod += L.a_col[k] * L.b_row[k];
+  for (index_t i = blockIdx.x * index_t(blockDim.x) + threadIdx.x; i < L.nrows; i += stride)
+    work += L.m_row[i] * L.a_row[i];
+  for (index_t j = blockIdx.x * index_t(blockDim.x) + threadIdx.x; j < L.ncols; j += stride)
+    work += L.m_col[j] * L.b_col[j];
+  prod = reduce_t(tmp).Sum(prod);
+  __syncthreads();
+  work = reduce_t(tmp).Sum(work);
+  if (threadIdx.x == 0) {
+    atomicAdd(out, prod);
+    atomicAdd(out + 1, work);
+  }
+}
+
+// A pattern's entries in CSR order: global column and position in P's values.
+__global__ void k_csr_fill(index_t nrows, pattern_ref P, const offset_t* row_ptr, index_t* col, offset_t* pos) {
+  for (index_t i = blockIdx.x * index_t(blockDim.x) + threadIdx.x; i < nrows; i += index_t(gridDim.x) * blockDim.x)
+    for_row_entries(P, i, row_ptr[i], [&](offset_t o, index_t j, offset_t e) {
+      col[o] = j;
+      if (pos) pos[o] = e;
+    });
+}
+
+// Row bits and entry count of each mask tile's found entries (16 threads a
+// tile).
+__global__ void k_found_bits(pattern_ref M, const offset_t* found, row_bits* bits, offset_t* count) {
+  const offset_t g = blockIdx.x * offset_t(blockDim.x) + threadIdx.x;
+  const offset_t t = g / tile_dim;
+  const int r = int(g % tile_dim);
+  row_bits b = 0;
+  if (t < M.ntiles) {
+    const offset_t e0 = M.tile_offset[t];
+    const int q1 = r + 1 < tile_dim ? M.row_ptr[16 * t + r + 1] : int(M.tile_offset[t + 1] - e0);
+    for (int q = M.row_ptr[16 * t + r]; q < q1; ++q)
+      if (found[e0 + q]) b = row_bits(b | (1u << M.col_idx[e0 + q]));
+    bits[16 * t + r] = b;
+  }
+  const int n = half_warp_sum(t < M.ntiles ? tile::popcount16(b) : 0);
+  if (t < M.ntiles && r == 0) count[t] = n;
+}
+
+struct lines {
+  device_buffer<count_t> rows, cols;
+};
+
+lines line_counts(const device_pattern& p, stream_t s) {
+  lines l{device_buffer<count_t>(std::size_t(p.nrows) + 1, s), device_buffer<count_t>(std::size_t(p.ncols) + 1, s)};
+  check(cudaMemsetAsync(l.rows.data(), 0, l.rows.size() * sizeof(count_t), native(s)), "line counts");
+  check(cudaMemsetAsync(l.cols.data(), 0, l.cols.size() * sizeof(count_t), native(s)), "line counts");
+  if (p.ntiles) {
+    device_buffer<index_t> row = tile_rows_of(p, s);
+    k_line_counts<<<grid_for(p.ntiles, kThreads), kThreads, 0, native(s)>>>(ref(p), row.data(), l.rows.data(),
+                                                                           l.cols.data());
+  }
+  check(cudaGetLastError(), "line counts");
+  return l;
+}
+
+}  // namespace
+
+mxm_work product_work(const device_pattern& A, bool ta, const device_pattern& B, bool tb, const device_pattern& M,
+                       stream_t s) {
+  // One count per distinct pattern (the triangle product passes L three times).
+  lines la = line_counts(A, s), lb, lm;
+  const lines* pb = &la;
+  if (&B != &A) {
+    lb = line_counts(B, s);
+    pb = &lb;
+  }
+  const lines* pm = &lm;
+  if (&M == &A) pm = &la;
+  else if (&M == &B) pm = pb;
+  else lm = line_counts(M, s);
+  // op(A)'s rows are A's columns where ta; op(B)'s columns are B's rows where tb.
+  work_lines L;
+  L.a_row = ta ? la.cols.data() : la.rows.data();
+  L.a_col = ta ? la.rows.data() : la.cols.data();
+  L.b_row = tb ? pb->cols.data() : pb->rows.data();
+  L.b_col = tb ? pb->rows.data() : pb->cols.data();
+  L.m_row = pm->rows.data();
+  L.m_col = pm->cols.data();
+  L.inner = ta ? A.nrows : A.ncols;
+  L.nrows = M.nrows;
+  L.ncols = M.ncols;
+  device_buffer<count_t> out(2, s);
+  check(cudaMemsetAsync(out.data(), 0, 2 * sizeof(count_t), native(s)), "product work");
+  const index_t widest = std::max(L.inner, std::max(L.nrows, L.ncols));
+  k_work<<<std::min(grid_for(widest, kThreads), 1024u), kThreads, 0, native(s)>>>(L, out.data());
+  check(cudaGetLastError(), "product work");
+  count_t h[2];
+  copy_device_to_host(h, out.data(), sizeof(h), s);
+  mxm_work w;
+  w.products = double(h[0]);
+  w.dot_work = double(h[1]);
+  w.entries = double(A.nnz) + double(B.nnz);
+  w.tiles = double(A.ntiles) + double(B.ntiles);
+  return w;
+}
+
+csr_pattern csr_of(const device_pattern& p, stream_t s, bool positions) {
+  csr_pattern c;
+  c.row_ptr = scalar_row_ptr(p, s);
+  c.col = device_buffer<index_t>(p.nnz, s);
+  if (positions) c.pos = device_buffer<offset_t>(p.nnz, s);
+  if (p.nrows && p.nnz)
+    k_csr_fill<<<grid_for(p.nrows, kThreads), kThreads, 0, native(s)>>>(p.nrows, ref(p), c.row_ptr.data(),
+                                                                        c.col.data(), c.pos.data());
+  check(cudaGetLastError(), "CSR view");
+  return c;
+}
+
+device_pattern found_pattern(const device_pattern& M, device_buffer<offset_t>& found, device_buffer<offset_t>& dest,
+                             stream_t s) {
+  candidates c;
+  c.n = M.ntiles;
+  c.key = tile_keys(M, s);
+  c.mask = device_buffer<row_bits>(16 * M.ntiles, s);
+  c.count = device_buffer<offset_t>(M.ntiles, s);
+  if (M.ntiles)
+    k_found_bits<<<grid_for(16 * M.ntiles, kThreads), kThreads, 0, native(s)>>>(ref(M), found.data(), c.mask.data(),
+                                                                               c.count.data());
+  check(cudaGetLastError(), "dot pattern");
+  // found has M.nnz + 1 slots; the last is 0 so that the scan ends in the total.
+  check(cudaMemsetAsync(found.data() + M.nnz, 0, sizeof(offset_t), native(s)), "dot pattern");
+  dest = device_buffer<offset_t>(M.nnz + 1, s);
+  exclusive_sum(found.data(), dest.data(), M.nnz + 1, s);
+  return finish_pattern(M.nrows, M.ncols, c, s);
+}
+
+}  // namespace tgb::detail::cuda
