@@ -21,7 +21,7 @@ import json
 import math
 import sys
 
-GOOD = ("ok", "reference", "pattern-ok")
+GOOD = ("n/a", "ok", "reference", "pattern-ok")
 
 
 def med(r):
@@ -159,7 +159,7 @@ def main():
     for m in order:
         pt = med(by.get((m, "plus_times_f64", "tgb-cuda")))
         for op in gpu_ops:
-            for impl in ("cusparse", "tgb-cuda"):
+            for impl in ("cusparse", "cusparse-LLt", "tgb-cuda"):
                 r = by.get((m, op, impl))
                 if not r:
                     continue
@@ -169,6 +169,23 @@ def main():
                 w(f"| {m} | {op} | {impl} | {f(t)} | {f(r.get('gflops'), 2) if t else '-'} | {rel} | "
                   f"{f(r.get('pool_peak_mb') or None, 1)} | {r.get('nnz_c', 0):,} | {f'{ct:,}' if ct else '-'} | {cc:,} | "
                   f"{f(ct / cc, 2) if ct and cc else '-'} | {r.get('check', '')} |")
+
+    # 2b. the masked triangle product against cuSPARSE's unmasked L*L' (issue 13's target: at most a third)
+    tri = []
+    for m in order:
+        t = med(by.get((m, "tri_masked", "tgb-cuda")))
+        u = med(by.get((m, "tri_masked", "cusparse-LLt")))
+        if t and u:
+            tri.append((m, t, u))
+    if tri:
+        w("\n## Masked triangle product C<L> = L plus_pair L' against cuSPARSE's unmasked L*L'\n")
+        w("Target: tgb at most a third of cuSPARSE's time (ratio <= 0.333).\n")
+        w("| matrix | cuSPARSE L*L' ms | tgb C<L> ms | tgb / cuSPARSE | target met |")
+        w("|---|--:|--:|--:|---|")
+        for m, t, u in tri:
+            w(f"| {m} | {f(u)} | {f(t)} | {f(t / u, 3)} | {'yes' if t <= u / 3 else 'no'} |")
+        g, n = geomean([u / t for _, t, u in tri])
+        w(f"\nGeometric mean of cuSPARSE L*L' / tgb C<L>: {fx(g)} over {n} matrices")
 
     # 3. stored A
     w("\n## Stored bytes of A: tgb tiles against 32-bit CSR fp64\n")

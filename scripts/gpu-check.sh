@@ -5,7 +5,8 @@
 # the demo and the benchmarks, and write logs and a summary to OUTDIR.
 # Usage: scripts/gpu-check.sh OUTDIR    (TGB_COMMIT names the commit in the summary)
 # TGB_STEPS picks steps (default "build test sanitize demo bench algorithms") and
-# TGB_SANITIZERS the compute-sanitizer tools (default all four); the build
+# TGB_SANITIZERS the compute-sanitizer tools (default all four; TGB_COVERAGE=0
+# skips the ncu kernel-coverage pass after them); the build
 # step is always run (it is incremental), so a long check can be split over
 # two calls on a machine that stays warm.
 set -uo pipefail
@@ -75,7 +76,7 @@ elif command -v compute-sanitizer >/dev/null; then
   # binary against the first launch of each that ncu sees in the same cases.
   # After the sanitizers and bounded: ncu intercepts every launch (on the
   # H100 at 45f2a6c the call ran out of time inside it, before any sanitizer).
-  if command -v ncu >/dev/null && command -v cuobjdump >/dev/null; then
+  if [ "${TGB_COVERAGE:-1}" = 1 ] && command -v ncu >/dev/null && command -v cuobjdump >/dev/null; then
     cuobjdump -symbols "$build/tests/tgb_tests_cuda" 2>/dev/null | awk '/STO_ENTRY/{print $NF}' | sort -u \
       >"$out/kernels-built.txt"
     timeout 150 ncu --kernel-id ::regex:.:1 --print-kernel-base mangled --metrics gpu__time_duration.sum --csv \
