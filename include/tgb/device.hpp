@@ -13,7 +13,9 @@ namespace tgb {
 class device_memory_resource {
  public:
   virtual ~device_memory_resource() = default;
-  // Stream-ordered: the memory may be used by work on `s` once issued.
+  // Stream-ordered: the memory may be used by work on `s` once issued. The
+  // block must be aligned to 256 bytes, as cudaMalloc's are (the kernels
+  // store 16-byte vectors); tgb refuses a misaligned one with panic.
   virtual void* allocate(std::size_t bytes, stream_t s) = 0;
   virtual void deallocate(void* p, std::size_t bytes, stream_t s) noexcept = 0;
 };

@@ -51,6 +51,10 @@ namespace detail {
 void* device_allocate(std::size_t bytes, stream_t s, device_memory_resource** from) {
   device_memory_resource* r = get_device_memory_resource();
   void* p = r->allocate(bytes, s);
+  if (reinterpret_cast<std::uintptr_t>(p) % 256 != 0) {
+    r->deallocate(p, bytes, s);
+    throw panic("tgb: the device memory resource returned a block not aligned to 256 bytes");
+  }
   *from = r;
   const std::size_t now = g_in_use.fetch_add(bytes) + bytes;
   std::size_t peak = g_peak.load();

@@ -2,6 +2,7 @@
 // of the transpose. Everything stays on the device; the host reads back only
 // the sizes it must allocate by.
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <mutex>
 #include <utility>
@@ -107,6 +108,7 @@ enum : int {
   kCntTileProducts = rowpath::kHub + 1,
   kCntRowProducts,
   kCntHubProducts,
+  kCntHubWords,
   kCntTilePairs,
   kCntAllPairs,
   kCntRowRows,
@@ -116,10 +118,12 @@ constexpr std::uint8_t kRouteTile = 0, kRouteNone = 255;  // else 1 + bin
 
 // Route of each tile row (see product_tuning): row-path rows are appended to
 // their bin's list and to `all`, get their place in the key scratch, and hub
-// rows their product count (hub_f, by hub).
+// rows their product count (hub_f, by hub) and the 32-bit words of a bitmap
+// over their span (hub_w: 256 positions a tile column).
 __global__ void k_route(index_t tm, pattern_ref A, const offset_t* a_prod, const unsigned long long* pairs,
                         const std::uint32_t* jmin, const std::uint32_t* jmax, route_params prm, std::uint8_t* route,
-                        unsigned long long* count, index_t* list, index_t* all, offset_t* key_off, offset_t* hub_f) {
+                        unsigned long long* count, index_t* list, index_t* all, offset_t* key_off, offset_t* hub_f,
+                        offset_t* hub_w) {
   for (index_t I = blockIdx.x * index_t(blockDim.x) + threadIdx.x; I < tm; I += index_t(gridDim.x) * blockDim.x) {
     const offset_t f = a_prod[rowpath::row_entry_end(A, I)] - a_prod[rowpath::row_entry_begin(A, I)];
     const unsigned long long p = pairs[I];
@@ -149,7 +153,9 @@ __global__ void k_route(index_t tm, pattern_ref A, const offset_t* a_prod, const
       key_off[I] = offset_t(atomicAdd(count + kCntRowProducts, static_cast<unsigned long long>(f)));
       if (bin == rowpath::kHub) {
         hub_f[at] = f;
+        hub_w[at] = 8 * offset_t(jmax[I] - jmin[I] + 1);
         atomicAdd(count + kCntHubProducts, static_cast<unsigned long long>(f));
+        atomicAdd(count + kCntHubWords, static_cast<unsigned long long>(hub_w[at]));
       }
     }
   }
@@ -214,6 +220,59 @@ __global__ void k_hub_finish(offset_t n, index_t nh, const std::uint64_t* key, c
   }
 }
 
+// Bitmap hubs: each admitted product sets its key's bit in its hub's bitmap
+// (words woff[h] .. woff[h + 1]). Any number of blocks share a hub.
+__global__ void k_hub_mark(offset_t n, index_t nh, const offset_t* hub_off, const index_t* hub_list, pattern_ref A,
+                           rowpath::a_ref Ae, rowpath::csr_ref B, mask_ref M, const std::uint32_t* jmin,
+                           const offset_t* woff, std::uint32_t* bits) {
+  for (offset_t g = blockIdx.x * offset_t(blockDim.x) + threadIdx.x; g < n; g += offset_t(gridDim.x) * blockDim.x) {
+    const index_t h = index_t(last_le(hub_off, offset_t(nh), g));
+    const index_t I = hub_list[h];
+    const offset_t e0 = rowpath::row_entry_begin(A, I), e1 = rowpath::row_entry_end(A, I);
+    const rowpath::product_at x = rowpath::locate(Ae, B, e0, e1, Ae.prod[e0] + (g - hub_off[h]));
+    const std::uint32_t k = rowpath::make_key(B.col[x.b], x.r, jmin[I]);
+    rowpath::mask_cache mc;
+    if (rowpath::admitted(M, I, jmin[I], k, mc)) atomicOr(bits + woff[h] + (k >> 5), 1u << (k & 31));
+  }
+}
+
+// Set bits per tile column of the bitmaps (8 words; cnt[ng] = 0 for the scan).
+__global__ void k_group_counts(offset_t ng, const std::uint32_t* bits, offset_t* cnt) {
+  for (offset_t g = blockIdx.x * offset_t(blockDim.x) + threadIdx.x; g <= ng; g += offset_t(gridDim.x) * blockDim.x) {
+    int n = 0;
+    if (g < ng)
+      for (int i = 0; i < 8; ++i) n += __popc(bits[8 * g + i]);
+    cnt[g] = n;
+  }
+}
+
+// Each set bit of a hub's bitmap is a key (its index in the bitmap), in
+// increasing order into the key scratch; a tile column (8 words) with a bit
+// is a tile; the first tile column of a hub writes its entry count. One
+// thread per tile column (rank: set bits before each tile column).
+__global__ void k_hub_bitmap_keys(offset_t ng, index_t nh, const offset_t* woff, const std::uint32_t* bits,
+                                  const offset_t* rank, const index_t* hub_list, const offset_t* key_off,
+                                  std::uint32_t* keys, offset_t* tiles, offset_t* entries) {
+  for (offset_t g = blockIdx.x * offset_t(blockDim.x) + threadIdx.x; g < ng; g += offset_t(gridDim.x) * blockDim.x) {
+    const offset_t w = 8 * g;
+    const index_t h = index_t(last_le(woff, offset_t(nh), w));
+    const index_t I = hub_list[h];
+    const offset_t lw = w - woff[h], g0 = woff[h] / 8;
+    if (lw == 0) entries[I] = rank[woff[h + 1] / 8] - rank[g0];
+    if (rank[g + 1] == rank[g]) continue;
+    atomicAdd(reinterpret_cast<unsigned long long*>(tiles + I), 1ull);
+    std::uint32_t* out = keys + key_off[I] + (rank[g] - rank[g0]);
+    for (int i = 0; i < 8; ++i) {
+      std::uint32_t b = bits[w + i];
+      while (b) {
+        const int j = __ffs(b) - 1;
+        *out++ = std::uint32_t(lw + i) * 32u + std::uint32_t(j);
+        b &= b - 1;
+      }
+    }
+  }
+}
+
 // C's tiles of the row-path rows from their sorted keys, one block per row:
 // tile heads are where the tile column changes; each head's thread gathers
 // its tile's row masks.
@@ -242,13 +301,37 @@ __global__ void __launch_bounds__(kPatternThreads)
     scan_t(scan).ExclusiveSum(head, rank, total);
     if (head) {
       const offset_t t = t0 + carry + rank;
-      row_bits m[tile_dim] = {};
-      for (offset_t u = q; u < n && (rk[u] >> 8) == (key >> 8); ++u)
-        m[(rk[u] >> 4) & 15] = row_bits(m[(rk[u] >> 4) & 15] | (1u << (rk[u] & 15)));
       tile_col[t] = tile_index_t(jm + (key >> 8));
       tile_offset[t] = c0 + q;
-      for (int r = 0; r < tile_dim; ++r) row_mask[16 * t + r] = m[r];
-      tile::row_ptr_from_masks(m, row_ptr + 16 * t);
+      if (q + 1 >= n || (rk[q + 1] >> 8) != (key >> 8)) {
+        // A one-entry tile (uniform 2^20 x 8: 67 million of them): its masks
+        // and pointers built in registers and stored as 16-byte vectors;
+        // byte and half-word stores at a 32-byte stride across the warp
+        // cost several times the bandwidth (H100: 18.6 -> 1.8 ms there).
+        const int rr = int((key >> 4) & 15);
+        const std::uint32_t bit = 1u << ((key & 15) + 16 * (rr & 1));
+        std::uint32_t w[8], p[4];
+#pragma unroll
+        for (int i = 0; i < 8; ++i) w[i] = (rr >> 1) == i ? bit : 0u;
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {  // row pointers: 0 up to row rr, 1 after it
+          std::uint32_t x = 0;
+#pragma unroll
+          for (int b = 0; b < 4; ++b) x |= (4 * i + b > rr ? 1u : 0u) << (8 * b);
+          p[i] = x;
+        }
+        static_assert(sizeof(row_bits) == 2, "two row masks a word");
+        uint4* rm = reinterpret_cast<uint4*>(row_mask + 16 * t);  // 32 bytes a tile, 256-byte aligned base
+        rm[0] = make_uint4(w[0], w[1], w[2], w[3]);
+        rm[1] = make_uint4(w[4], w[5], w[6], w[7]);
+        *reinterpret_cast<uint4*>(row_ptr + 16 * t) = make_uint4(p[0], p[1], p[2], p[3]);
+      } else {
+        row_bits m[tile_dim] = {};
+        for (offset_t u = q; u < n && (rk[u] >> 8) == (key >> 8); ++u)
+          m[(rk[u] >> 4) & 15] = row_bits(m[(rk[u] >> 4) & 15] | (1u << (rk[u] & 15)));
+        for (int r = 0; r < tile_dim; ++r) row_mask[16 * t + r] = m[r];
+        tile::row_ptr_from_masks(m, row_ptr + 16 * t);
+      }
     }
     carry += total;
     __syncthreads();  // scan storage reused
@@ -589,7 +672,7 @@ device_buffer<std::uint8_t> route_rows(const device_pattern& A, const device_pat
   rows.list = device_buffer<index_t>((rowpath::kBins + 1) * tm, s);
   rows.all = device_buffer<index_t>(tm, s);
   rows.key_off = device_buffer<offset_t>(tm, s);
-  device_buffer<offset_t> hub_f(tm + 1, s);
+  device_buffer<offset_t> hub_f(tm + 1, s), hub_w(tm + 1, s);
   route_params prm;
   prm.ratio = tun.max_products_per_pair;
   prm.max_shared = std::min<long long>(tun.max_shared_products, rowpath::hash_capacity(rowpath::kHashBins - 1));
@@ -599,7 +682,7 @@ device_buffer<std::uint8_t> route_rows(const device_pattern& A, const device_pat
   k_route<<<grid_for(tm, kThreads), kThreads, 0, native(s)>>>(tm, ref(A), rows.a_prod.data(), pairs.data(),
                                                                rows.jmin.data(), rows.jmax.data(), prm, route.data(),
                                                                count.data(), rows.list.data(), rows.all.data(),
-                                                               rows.key_off.data(), hub_f.data());
+                                                               rows.key_off.data(), hub_f.data(), hub_w.data());
   check(cudaGetLastError(), "row routing");
   unsigned long long n[kCnt];
   copy_device_to_host(n, count.data(), sizeof(n), s);
@@ -619,6 +702,11 @@ device_buffer<std::uint8_t> route_rows(const device_pattern& A, const device_pat
     last_product_stats().rows[b] = (long long)n[b];
   }
   last_product_stats().row_path = true;
+  if (tracing())
+    std::fprintf(stderr,
+                 "tgb trace: row path: rows per bin %llu %llu %llu %llu %llu %llu dense %llu hubs %llu; products: "
+                 "row %llu (hubs %llu) tile %llu\n",
+                 n[0], n[1], n[2], n[3], n[4], n[5], n[6], n[7], row_products, n[kCntHubProducts], tile_products);
   rows.nall = offset_t(n[kCntRowRows]);
   rows.key_total = offset_t(row_products);
   rows.hub_products = offset_t(n[kCntHubProducts]);
@@ -627,6 +715,17 @@ device_buffer<std::uint8_t> route_rows(const device_pattern& A, const device_pat
     k_set<<<1, 1, 0, native(s)>>>(hub_f.data() + nh, 0);
     rows.hub_off = device_buffer<offset_t>(nh + 1, s);
     exclusive_sum(hub_f.data(), rows.hub_off.data(), nh + 1, s);
+    // Bitmaps for the hubs when their bits are few next to their products
+    // and they fit the budget; the sort otherwise.
+    const double words = double(n[kCntHubWords]);
+    rows.hub_bitmap = tun.hub_bitmap && words * 32.0 <= tun.hub_bits_per_product * double(rows.hub_products) &&
+                      words * 4.0 <= double(tun.hub_bitmap_max_bytes);
+    if (rows.hub_bitmap) {
+      rows.hub_words = offset_t(n[kCntHubWords]);
+      k_set<<<1, 1, 0, native(s)>>>(hub_w.data() + nh, 0);
+      rows.hub_woff = device_buffer<offset_t>(nh + 1, s);
+      exclusive_sum(hub_w.data(), rows.hub_woff.data(), nh + 1, s);
+    }
   }
   return route;
 }
@@ -660,6 +759,27 @@ void hub_symbolic(product_plan::rows_t& rows, index_t tm, const device_pattern& 
   const offset_t nh = rows.count[rowpath::kHub], n = rows.hub_products;
   if (nh == 0) return;
   const index_t* hub_list = rows.list.data() + index_t(rowpath::kHub) * tm;
+  if (rows.hub_bitmap) {
+    const offset_t nw = rows.hub_words;
+    rows.hub_bits = device_buffer<std::uint32_t>(nw, s);
+    check(cudaMemsetAsync(rows.hub_bits.data(), 0, nw * sizeof(std::uint32_t), native(s)), "hub bitmap");
+    k_hub_mark<<<grid_for(n, kThreads), kThreads, 0, native(s)>>>(
+        n, index_t(nh), rows.hub_off.data(), hub_list, ref(A),
+        rowpath::a_ref{rows.a_prod.data(), rows.a_k.data(), rows.a_r.data()},
+        rowpath::csr_ref{rows.b_row_ptr.data(), rows.b_col.data(), rows.b_pos.data()}, ref(M), rows.jmin.data(),
+        rows.hub_woff.data(), rows.hub_bits.data());
+    check(cudaGetLastError(), "hub bitmap");
+    const offset_t ng = nw / 8;  // tile columns: every hub's span is whole tile columns
+    device_buffer<offset_t> cnt(ng + 1, s);
+    rows.hub_rank = device_buffer<offset_t>(ng + 1, s);
+    k_group_counts<<<grid_for(ng + 1, kThreads), kThreads, 0, native(s)>>>(ng, rows.hub_bits.data(), cnt.data());
+    exclusive_sum(cnt.data(), rows.hub_rank.data(), ng + 1, s);
+    k_hub_bitmap_keys<<<grid_for(ng, kThreads), kThreads, 0, native(s)>>>(
+        ng, index_t(nh), rows.hub_woff.data(), rows.hub_bits.data(), rows.hub_rank.data(), hub_list,
+        rows.key_off.data(), rows.keys.data(), tiles, entries);
+    check(cudaGetLastError(), "hub keys");
+    return;
+  }
   const int end_bit = 32 + bits_for(static_cast<unsigned long long>(nh));
   rows.hub_invalid = end_bit >= 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << end_bit) - 1;
   rows.hub_key = device_buffer<std::uint64_t>(n, s);
@@ -706,7 +826,7 @@ product_plan plan_product(const device_pattern& A, const device_pattern& B, cons
   const offset_t na = A.ntiles;
   const index_t ctc = B.tile_cols();
   const index_t tm = A.tile_rows();
-  phase(s, "mxm start");
+  phase(s, "plan start");
   device_buffer<index_t> a_row = tile_rows_of(A, s);
   // Step 1: every (A tile, B tile) pair of the tile path's rows, keyed by
   // its C tile; pruned pairs get the key `invalid` and sort last. The pairs
@@ -830,6 +950,7 @@ product_plan plan_product(const device_pattern& A, const device_pattern& B, cons
   C.col_idx = device_buffer<std::uint8_t>(C.nnz, s);
   k_set<<<1, 1, 0, native(s)>>>(C.tile_offset.data() + C.ntiles, C.nnz);
   plan.tile_map = device_buffer<offset_t>(c1.ntiles, s);
+  phase(s, "merge: sizes, allocation");
   if (c1.ntiles)
     k_place<<<grid_for(c1.ntiles, kThreads), kThreads, 0, native(s)>>>(
         c1.ntiles, tm, ref(c1), C.tile_ptr.data(), rows.entry_base.data(), C.tile_col.data(), C.tile_offset.data(),

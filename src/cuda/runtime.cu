@@ -162,12 +162,16 @@ std::string cuda_device_description() {
 // ---- TGB_TRACE phase breakdown (include/tgb/detail/cuda/common.cuh) -------
 
 namespace tgb::detail::cuda {
-void phase(stream_t s, const char* name) {
+bool tracing() {
   static const bool on = [] {
     const char* e = std::getenv("TGB_TRACE");
     return e && std::string(e) != "0";
   }();
-  if (!on) return;
+  return on;
+}
+
+void phase(stream_t s, const char* name) {
+  if (!tracing()) return;
   thread_local auto last = std::chrono::steady_clock::now();
   cudaStreamSynchronize(reinterpret_cast<cudaStream_t>(s));
   const auto now = std::chrono::steady_clock::now();

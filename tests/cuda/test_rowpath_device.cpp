@@ -25,7 +25,9 @@ Matrix<T> on_host(Matrix<T> m) {
 
 // Tuning modes: which bins the rows may take (every tile row is routed to
 // the row path whatever its tiles, even in small products).
-enum mode { hash_bins, small_shared, all_hubs, dense_first, defaults, kModes };
+// all_hubs: every row a hub, on bitmaps; hubs_sorted: the same with the
+// hubs' products sorted instead.
+enum mode { hash_bins, small_shared, all_hubs, hubs_sorted, dense_first, defaults, kModes };
 struct tuned {
   detail::cuda::product_tuning saved = detail::cuda::tuning();
   explicit tuned(int m) {
@@ -36,7 +38,8 @@ struct tuned {
     t.max_products_per_pair = 1e18;
     t.dense_max_tiles = m == dense_first ? 32 : 0;
     t.dense_min_fill = m == dense_first ? 0.0 : saved.dense_min_fill;
-    t.max_shared_products = m == small_shared ? 128 : m == all_hubs ? 0 : 4096;
+    t.max_shared_products = m == small_shared ? 128 : (m == all_hubs || m == hubs_sorted) ? 0 : 4096;
+    t.hub_bitmap = m != hubs_sorted;
   }
   ~tuned() { detail::cuda::tuning() = saved; }
 };

@@ -41,6 +41,7 @@ T read_back(const T* dev, stream_t s) {
 // prints the milliseconds since the previous phase to stderr (a developer's
 // breakdown of one call; it serializes the work, so never for timing runs).
 void phase(stream_t s, const char* name);
+bool tracing();  // whether TGB_TRACE is set
 
 // Device view of a pattern.
 struct pattern_ref {

@@ -89,7 +89,18 @@ void launch_row_numeric(const product_plan& plan, const device_tile_matrix<TA>& 
         rows.jmin.data(), rows.keys.data(), rows.key_off.data(), rows.entry_base.data(), add, mul, values);
     check(cudaGetLastError(), "row path numeric");
   }
-  if (rows.count[rowpath::kHub]) {
+  if (rows.count[rowpath::kHub] && rows.hub_bitmap) {
+    const offset_t nh = rows.count[rowpath::kHub];
+    device_buffer<std::uint8_t> written(plan.C.nnz, s);
+    check(cudaMemsetAsync(written.data(), 0, plan.C.nnz, native(s)), "hub numeric");
+    const rowpath::hub_bitmap_ref H{index_t(nh), rows.list.data() + index_t(rowpath::kHub) * tm, rows.hub_woff.data(),
+                                    rows.hub_bits.data(), rows.hub_rank.data()};
+    constexpr int kHubThreads = 256;  // 8 (hub, row) warps a block
+    rowpath::k_hub_numeric_bitmap<TC, TA, TB><<<grid_for(nh * tile_dim * 32, kHubThreads), kHubThreads, 0, native(s)>>>(
+        H, ref(A.pat), A.values.data(), csr, B.values.data(), rows.jmin.data(), rows.entry_base.data(), add, mul,
+        values, written.data());
+    check(cudaGetLastError(), "hub numeric");
+  } else if (rows.count[rowpath::kHub]) {
     const rowpath::hub_ref H{rows.hub_products,    rows.hub_key.data(), rows.hub_val.data(),
                              rows.hub_rank.data(), rows.hub_first.data(), rows.hub_off.data(),
                              rows.list.data() + index_t(rowpath::kHub) * tm, rows.hub_invalid};

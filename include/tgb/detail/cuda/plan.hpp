@@ -48,6 +48,15 @@ struct product_plan {
     std::uint64_t hub_invalid = 0;
     device_buffer<std::uint64_t> hub_key, hub_val;
     device_buffer<offset_t> hub_rank, hub_first, hub_off;
+    // Or, where hub_bitmap: a bitmap per hub over its span (bit = key; words
+    // hub_woff[h] .. hub_woff[h + 1] of hub_bits, 8 words a tile column),
+    // and hub_rank[g] the set bits before tile column g (over all hubs): a
+    // key's entry index is its tile column's rank plus the bits below it in
+    // the tile column's 8 words, less its hub's first rank.
+    bool hub_bitmap = false;
+    offset_t hub_words = 0;
+    device_buffer<offset_t> hub_woff;
+    device_buffer<std::uint32_t> hub_bits;
     offset_t total() const {
       offset_t t = 0;
       for (offset_t c : count) t += c;
@@ -79,6 +88,13 @@ struct product_tuning {
   int dense_max_tiles = 32;
   double dense_min_fill = 0.25;
   long long dense_max_products = 1ll << 19;
+  // Hub rows (more products than the shared bins take) set bits in a bitmap
+  // over their tile-column span (256 bits a tile column) when the hubs'
+  // bitmaps hold at most this many bits per product and this many bytes in
+  // all; past either, their products are sorted (CUB radix sort).
+  bool hub_bitmap = true;
+  double hub_bits_per_product = 64.0;
+  long long hub_bitmap_max_bytes = 1ll << 31;
 };
 product_tuning& tuning();
 

@@ -390,4 +390,74 @@ __global__ void k_hub_numeric(hub_ref H, pattern_ref A, a_ref Ae, const TA* a_va
   }
 }
 
+// Numeric pass of the bitmap hubs: one warp per (hub, scalar row r). The
+// warp walks A's row r of the hub's tile row in increasing k and splits each
+// B row among its lanes (distinct columns: no two lanes meet; __syncwarp
+// between k); a product's entry is its key's rank in the hub's bitmap (its
+// tile column's rank plus the bits below it in the column's 8 words, one
+// 32-byte sector), found in O(1); products whose bit is
+// clear are those the mask rejected. Each entry is folded in increasing k by
+// one thread, as on the host.
+struct hub_bitmap_ref {
+  index_t nh;
+  const index_t* list;         // per hub: its tile row
+  const offset_t* woff;        // per hub: its first bitmap word
+  const std::uint32_t* bits;   // the bitmaps
+  const offset_t* rank;        // set bits before each tile column (8 words)
+};
+
+template <class TC, class TA, class TB, class Add, class Mul>
+__global__ void k_hub_numeric_bitmap(hub_bitmap_ref H, pattern_ref A, const TA* a_vals, csr_ref B, const TB* b_vals,
+                                     const std::uint32_t* jmin, const offset_t* entry_base, Add add, Mul mul,
+                                     TC* values, std::uint8_t* written) {
+  const offset_t warp = (blockIdx.x * offset_t(blockDim.x) + threadIdx.x) >> 5;
+  const int lane = int(threadIdx.x & 31);
+  if (warp >= offset_t(H.nh) * tile_dim) return;  // whole warps leave together
+  const index_t h = index_t(warp / tile_dim);
+  const int r = int(warp % tile_dim);
+  const index_t I = H.list[h];
+  const std::uint32_t jm = jmin[I];
+  const std::uint32_t* bits = H.bits + H.woff[h];
+  const offset_t* rank = H.rank + H.woff[h] / 8;
+  const offset_t base = entry_base[I] - rank[0];
+  for (offset_t t = A.tile_ptr[I]; t < A.tile_ptr[I + 1]; ++t) {
+    const offset_t te = A.tile_offset[t];
+    const int q0 = A.row_ptr[16 * t + r];
+    const int q1 = r + 1 < tile_dim ? A.row_ptr[16 * t + r + 1] : int(A.tile_offset[t + 1] - te);
+    const index_t k0 = index_t(A.tile_col[t]) << tile_shift;
+    for (int q = q0; q < q1; ++q) {
+      const offset_t e = te + q;
+      const index_t k = k0 + A.col_idx[e];
+      const TC av = static_cast<TC>(a_vals[e]);
+      const offset_t b1 = B.row_ptr[k + 1];
+      for (offset_t b = B.row_ptr[k] + lane; b < b1; b += 32) {
+        const std::uint32_t key = make_key(B.col[b], r, jm);
+        // The tile column's 256 bits (32-byte aligned: the buffer is, and
+        // every hub starts at a multiple of 8 words).
+        const uint4* col = reinterpret_cast<const uint4*>(bits + 8 * (key >> 8));
+        const uint4 lo = col[0], hi = col[1];
+        const std::uint32_t wi = (key >> 5) & 7u, bit = key & 31u;
+        const std::uint32_t word[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+        std::uint32_t w = 0;
+        int below = 0;
+#pragma unroll
+        for (std::uint32_t i = 0; i < 8; ++i) {
+          if (i < wi) below += __popc(word[i]);
+          if (i == wi) w = word[i];
+        }
+        if (!((w >> bit) & 1u)) continue;  // the mask rejected it
+        const offset_t at = base + rank[key >> 8] + below + __popc(w & ((1u << bit) - 1u));
+        const TC v = opaque(TC(mul(av, static_cast<TC>(b_vals[B.pos[b]]))));
+        if (!written[at]) {
+          values[at] = v;
+          written[at] = 1;
+        } else if (!add.is_terminal(values[at])) {
+          values[at] = add(values[at], v);
+        }
+      }
+      __syncwarp();  // the next k may meet the same columns
+    }
+  }
+}
+
 }  // namespace tgb::detail::cuda::rowpath
