@@ -181,6 +181,13 @@ struct div {
   }
 };
 
+// Duplicate policy for building from tuples (Matrix::from_coo, Vector::build):
+// duplicates are an error. Any binary operator may be passed instead:
+// tgb::first keeps the earliest, tgb::second the latest, tgb::plus sums them
+// (in input order).
+struct no_duplicates_t {};
+inline constexpr no_duplicates_t no_duplicates{};
+
 // ---------------------------------------------------------------- unary ops
 struct identity {
   template <class T>
