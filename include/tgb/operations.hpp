@@ -327,6 +327,29 @@ void ewise_mult(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Op& o
   detail::ewise("ewise_mult", false, C, mask, accum, op, A, B, desc);
 }
 
+// C<M> = accum(C, A .op. B) over the union of the patterns, with A's missing
+// entries taken as alpha and B's as beta (GxB_eWiseUnion): op(a, beta) where
+// only A is stored. Host only for now: device operands throw not_implemented.
+template <class TC, class Mask, class Accum, class Op, class TA, class SA, class TB, class SB>
+void ewise_union(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Op& op, const Matrix<TA>& A,
+                 const SA& alpha, const Matrix<TB>& B, const SB& beta, const descriptor& desc = {}) {
+  const index_t ar = detail::rows_of(A, desc.transpose_a), ac = detail::cols_of(A, desc.transpose_a);
+  const index_t br = detail::rows_of(B, desc.transpose_b), bc = detail::cols_of(B, desc.transpose_b);
+  if (ar != br || ac != bc || ar != C.nrows() || ac != C.ncols())
+    throw dimension_mismatch("tgb::ewise_union: C is " + detail::shape(C.nrows(), C.ncols()) + ", A is " +
+                             detail::shape(ar, ac) + ", B is " + detail::shape(br, bc));
+  const backend where = detail::residence("ewise_union", {{"C", C.location()}, {"A", A.location()}, {"B", B.location()},
+                                                          {"the mask", detail::where_mask(mask, C.location())}});
+  if (where == backend::cuda) throw detail::device_unsupported("ewise_union", "it runs on the host for now");
+  detail::guard_alloc([&] {
+    auto M = detail::host::make_mask(mask, C.nrows(), C.ncols());
+    detail::oriented<TA> a(A, desc.transpose_a);
+    detail::oriented<TB> b(B, desc.transpose_b);
+    auto T = detail::host::ewise_union<TC>(*a, alpha, *b, beta, op);
+    detail::host::writeback(C, M, accum, desc.replace, std::move(T), false);
+  });
+}
+
 // Binding a scalar to a binary operator: apply(C, ..., bind1st(op, s), A)
 // computes op(s, a); bind2nd(op, s) computes op(a, s).
 template <class Op, class S>

@@ -812,3 +812,45 @@ TEST_CASE("Breadth-first search with vxm: a frontier of one vertex on a long pat
   CHECK(*level.get(n - 1) == n - 1);
   CHECK(reduce(plus_monoid{}, level) == n * (n - 1) / 2);
 }
+
+TEST_CASE("ewise_union on matrices: by hand and against the oracle", "[ewise_union][matrix]") {
+  const auto A = Matrix<int>::from_coo(2, 3, std::vector<int>{0, 1}, std::vector<int>{0, 2}, std::vector<int>{5, 7},
+                                       no_duplicates);
+  const auto B = Matrix<int>::from_coo(2, 3, std::vector<int>{0, 0}, std::vector<int>{0, 1}, std::vector<int>{1, 2},
+                                       no_duplicates);
+  Matrix<int> C(2, 3);
+  ewise_union(C, no_mask, no_accum, minus{}, A, 10, B, 100);
+  CHECK(oracle::to_map(C) == oracle::dmap<int>{{{0, 0}, 4}, {{0, 1}, 8}, {{1, 2}, -93}});
+  Matrix<bool> E(2, 3);  // gt on the ints, cast to bool
+  ewise_union(E, no_mask, no_accum, gt{}, A, 0.5, B, 6.5);  // alpha 0.5 and beta 6.5 cast to int: 0 and 6
+  CHECK(oracle::to_map(E) == oracle::dmap<bool>{{{0, 0}, true}, {{0, 1}, false}, {{1, 2}, true}});
+  Matrix<int> wrong(3, 2);
+  CHECK_THROWS_AS(ewise_union(wrong, no_mask, no_accum, plus{}, A, 0, B, 0), dimension_mismatch);
+  ewise_union(wrong, no_mask, no_accum, minus{}, A, 10, B, 100, descriptor{}.with_transpose_a().with_transpose_b());
+  CHECK(oracle::to_map(wrong) == oracle::dmap<int>{{{0, 0}, 4}, {{1, 0}, 8}, {{2, 1}, -93}});
+
+  std::mt19937_64 rng(8);
+  for (index_t m : {1, 16, 17, 40})
+    for (index_t n : {1, 15, 33})
+      for (double d : {0.05, 0.5}) {
+        const auto X = oracle::random_matrix<int>(rng, m, n, d), Y = oracle::random_matrix<int>(rng, m, n, d);
+        const auto M = oracle::random_matrix<int>(rng, m, n, 0.5), C0 = oracle::random_matrix<int>(rng, m, n, 0.3);
+        const auto xm = oracle::to_map(X), ym = oracle::to_map(Y);
+        oracle::dmap<int> t;
+        for (const auto& [k, x] : xm) t[k] = x - (ym.count(k) ? ym.at(k) : -3);
+        for (const auto& [k, y] : ym)
+          if (!xm.count(k)) t[k] = 2 - y;
+        for (int mode = 0; mode < 5; ++mode)
+          for (int ac = 0; ac < 2; ++ac) {
+            Matrix<int> Cm = C0;
+            const auto spec = oracle::with_mask_mode(mode, M, [&](const auto& mask) {
+              if (ac) ewise_union(Cm, mask, plus{}, minus{}, X, 2, Y, -3, descriptor{}.with_replace());
+              else ewise_union(Cm, mask, no_accum, minus{}, X, 2, Y, -3, descriptor{}.with_replace());
+            });
+            const auto want = oracle::writeback<int>(oracle::to_map(C0), t, spec,
+                                                     ac ? std::optional<plus>(plus{}) : std::optional<plus>(), true);
+            INFO("ewise_union " << m << " x " << n << " mask " << mode << " accum " << ac);
+            REQUIRE(oracle::diff(oracle::to_map(Cm), want) == "");
+          }
+      }
+}
