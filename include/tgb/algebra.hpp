@@ -181,6 +181,13 @@ struct div {
   }
 };
 
+// Duplicate policy for building from tuples (Matrix::from_coo, Vector::build):
+// duplicates are an error. Any binary operator may be passed instead:
+// tgb::first keeps the earliest, tgb::second the latest, tgb::plus sums them
+// (in input order).
+struct no_duplicates_t {};
+inline constexpr no_duplicates_t no_duplicates{};
+
 // ---------------------------------------------------------------- unary ops
 struct identity {
   template <class T>
@@ -391,6 +398,41 @@ struct value_lt {
 struct value_le {
   template <class T, class Y>
   TGB_HD constexpr bool operator()(T v, index_t, index_t, Y y) const { return v <= static_cast<T>(y); }
+};
+
+// Index selectors on position alone (GrB_ROWLE, GrB_ROWGT, GrB_COLLE,
+// GrB_COLGT): row_le keeps i <= thunk. On a vector, i is the index.
+struct row_le {
+  template <class T, class Y>
+  TGB_HD constexpr bool operator()(T, index_t i, index_t, Y y) const { return i <= index_t(y); }
+};
+struct row_gt {
+  template <class T, class Y>
+  TGB_HD constexpr bool operator()(T, index_t i, index_t, Y y) const { return i > index_t(y); }
+};
+struct col_le {
+  template <class T, class Y>
+  TGB_HD constexpr bool operator()(T, index_t, index_t j, Y y) const { return j <= index_t(y); }
+};
+struct col_gt {
+  template <class T, class Y>
+  TGB_HD constexpr bool operator()(T, index_t, index_t j, Y y) const { return j > index_t(y); }
+};
+// Index-unary operators that compute a value (GrB_ROWINDEX_INT64,
+// GrB_COLINDEX_INT64, GrB_DIAGINDEX_INT64), for apply_index: rowindex gives
+// i + thunk, colindex j + thunk, diagindex j - (i + thunk). As selectors they
+// keep the entries where the value is nonzero.
+struct rowindex {
+  template <class T, class Y>
+  TGB_HD constexpr index_t operator()(T, index_t i, index_t, Y y) const { return i + index_t(y); }
+};
+struct colindex {
+  template <class T, class Y>
+  TGB_HD constexpr index_t operator()(T, index_t, index_t j, Y y) const { return j + index_t(y); }
+};
+struct diagindex {
+  template <class T, class Y>
+  TGB_HD constexpr index_t operator()(T, index_t i, index_t j, Y y) const { return j - (i + index_t(y)); }
 };
 
 // Binding a scalar to one side of a binary operator turns it into a unary

@@ -54,6 +54,8 @@ TGB_DEFINE_ERROR(index_out_of_bounds, index_out_of_bounds);
 TGB_DEFINE_ERROR(domain_mismatch, domain_mismatch);
 // Operand shapes that do not conform.
 TGB_DEFINE_ERROR(dimension_mismatch, dimension_mismatch);
+// A build into an object that already holds entries (GrB_Vector_build).
+TGB_DEFINE_ERROR(output_not_empty, output_not_empty);
 // The requested backend or feature is not available in this build or machine.
 TGB_DEFINE_ERROR(not_implemented, not_implemented);
 // An allocation failed; the operation's output is unchanged.

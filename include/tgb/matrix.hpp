@@ -19,12 +19,6 @@
 
 namespace tgb {
 
-// Duplicate policy for building from triplets: duplicates are an error.
-// Any binary operator may be passed instead: tgb::first keeps the earliest,
-// tgb::second the latest, tgb::plus sums them (in input order).
-struct no_duplicates_t {};
-inline constexpr no_duplicates_t no_duplicates{};
-
 template <class T>
 struct coo {
   std::vector<index_t> rows;

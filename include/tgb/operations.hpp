@@ -19,6 +19,7 @@
 #include "tgb/detail/host/elementwise.hpp"
 #include "tgb/detail/host/mxm.hpp"
 #include "tgb/detail/host/reduce.hpp"
+#include "tgb/detail/host/vector_elementwise.hpp"
 #include "tgb/detail/host/writeback.hpp"
 #include "tgb/mask.hpp"
 #include "tgb/matrix.hpp"
@@ -323,6 +324,29 @@ void ewise_mult(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Op& o
   detail::ewise("ewise_mult", false, C, mask, accum, op, A, B, desc);
 }
 
+// C<M> = accum(C, A .op. B) over the union of the patterns, with A's missing
+// entries taken as alpha and B's as beta (GxB_eWiseUnion): op(a, beta) where
+// only A is stored. Host only for now: device operands throw not_implemented.
+template <class TC, class Mask, class Accum, class Op, class TA, class SA, class TB, class SB>
+void ewise_union(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Op& op, const Matrix<TA>& A,
+                 const SA& alpha, const Matrix<TB>& B, const SB& beta, const descriptor& desc = {}) {
+  const index_t ar = detail::rows_of(A, desc.transpose_a), ac = detail::cols_of(A, desc.transpose_a);
+  const index_t br = detail::rows_of(B, desc.transpose_b), bc = detail::cols_of(B, desc.transpose_b);
+  if (ar != br || ac != bc || ar != C.nrows() || ac != C.ncols())
+    throw dimension_mismatch("tgb::ewise_union: C is " + detail::shape(C.nrows(), C.ncols()) + ", A is " +
+                             detail::shape(ar, ac) + ", B is " + detail::shape(br, bc));
+  const backend where = detail::residence("ewise_union", {{"C", C.location()}, {"A", A.location()}, {"B", B.location()},
+                                                          {"the mask", detail::where_mask(mask, C.location())}});
+  if (where == backend::cuda) throw detail::device_unsupported("ewise_union", "it runs on the host for now");
+  detail::guard_alloc([&] {
+    auto M = detail::host::make_mask(mask, C.nrows(), C.ncols());
+    detail::oriented<TA> a(A, desc.transpose_a);
+    detail::oriented<TB> b(B, desc.transpose_b);
+    auto T = detail::host::ewise_union<TC>(*a, alpha, *b, beta, op);
+    detail::host::writeback(C, M, accum, desc.replace, std::move(T), false);
+  });
+}
+
 // Binding a scalar to a binary operator: apply(C, ..., bind1st(op, s), A)
 // computes op(s, a); bind2nd(op, s) computes op(a, s).
 template <class Op, class S>
@@ -410,27 +434,6 @@ void reduce(S& s, const Accum& accum, const Monoid& monoid, const Matrix<T>& A) 
   else s = static_cast<S>(accum(s, t));
 }
 
-namespace detail {
-inline bool vector_allowed(no_mask_t, index_t) { return true; }
-template <class U>
-bool vector_allowed(const mask_view<Vector<U>>& v, index_t i) {
-  const bool stored = v.object->present()[i] && (v.structural || v.object->values()[i] != U(0));
-  return stored != v.complemented;
-}
-template <class U>
-bool vector_allowed(const Vector<U>& v, index_t i) {
-  return vector_allowed(mask_view<Vector<U>>{&v, false, false}, i);
-}
-inline void check_vector_mask(no_mask_t, index_t) {}
-template <class M>
-void check_vector_mask(const M& m, index_t n) {
-  const index_t size = as_mask_view(m).object->size();
-  if (size != n)
-    throw dimension_mismatch("tgb::reduce: mask has size " + std::to_string(size) + ", w has size " +
-                             std::to_string(n));
-}
-}  // namespace detail
-
 // w<m> = accum(w, fold of each row of A) (of each column with transpose_a).
 // Rows with no entries give no entry.
 template <class TW, class Mask, class Accum, class Monoid, class TA>
@@ -440,9 +443,9 @@ void reduce(Vector<TW>& w, const Mask& mask, const Accum& accum, const Monoid& m
   if (n != w.size())
     throw dimension_mismatch("tgb::reduce: w has size " + std::to_string(w.size()) + " but the reduced matrix has " +
                              std::to_string(n) + " rows");
-  detail::check_vector_mask(mask, w.size());
+  const auto M = detail::host::make_vector_mask(mask, w.size(), "reduce");
   detail::guard_alloc([&] {
-    Vector<TW> t(n);
+    detail::vector_bitmap<TW> t(n);
     if (A.location() == backend::cuda) {
       if constexpr (!detail::cuda::device_types<TW, TA>) {
         throw detail::device_unsupported("reduce", "the value types must be bool, int32, int64, float or double");
@@ -451,29 +454,15 @@ void reduce(Vector<TW>& w, const Mask& mask, const Accum& accum, const Monoid& m
       } else {
         const stream_t s = current_stream();
         detail::device_oriented<TW, TA> a(A, desc.transpose_a, s);
-        detail::cuda::reduce_rows<TW>(*a, detail::coded_monoid{detail::monoid_code<Monoid>::value},
-                                      t.mutable_values(), t.mutable_present(), s);
+        detail::cuda::reduce_rows<TW>(*a, detail::coded_monoid{detail::monoid_code<Monoid>::value}, t.values.data(),
+                                      t.present.data(), s);
       }
     } else {
       detail::oriented<TA> a(A, desc.transpose_a);
-      detail::host::reduce_rows(*a, monoid, t.mutable_values(), t.mutable_present());
+      detail::host::reduce_rows(*a, monoid, t.values.data(), t.present.data());
     }
-    Vector<TW> out(n);
-    for (index_t i = 0; i < n; ++i) {
-      const bool has_w = w.present()[i], has_t = t.present()[i];
-      if (detail::vector_allowed(mask, i)) {
-        if constexpr (std::is_same_v<Accum, no_accum_t>) {
-          if (has_t) out.set(i, t.values()[i]);
-        } else {
-          if (has_w && has_t) out.set(i, static_cast<TW>(accum(w.values()[i], t.values()[i])));
-          else if (has_w) out.set(i, w.values()[i]);
-          else if (has_t) out.set(i, t.values()[i]);
-        }
-      } else if (!desc.replace && has_w) {
-        out.set(i, w.values()[i]);
-      }
-    }
-    w.swap(out);
+    t.recount();
+    w.assign_bitmap(detail::host::vector_writeback(w.bitmap(), M, accum, desc.replace, std::move(t)));
   });
 }
 

@@ -12,6 +12,8 @@
 #include "tgb/matrix.hpp"
 #include "tgb/operations.hpp"
 #include "tgb/vector.hpp"
+#include "tgb/vector_operations.hpp"
+#include "tgb/index_list.hpp"
 #include "tgb/algorithms/markov_clustering.hpp"
 #include "tgb/algorithms/msbfs.hpp"
 #include "tgb/algorithms/triangle_count.hpp"

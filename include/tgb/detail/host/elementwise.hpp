@@ -41,6 +41,49 @@ tile_matrix<TC> ewise(const tile_matrix<TA>& A, const tile_matrix<TB>& B, const 
   return T;
 }
 
+// GxB_eWiseUnion: the union of A and B, op(a, b) where both are stored,
+// op(a, beta) where only A is, op(alpha, b) where only B is; all in op's
+// domain, the result cast to TC.
+template <class TC, class TA, class TB, class Op, class SA, class SB>
+tile_matrix<TC> ewise_union(const tile_matrix<TA>& A, const SA& alpha, const tile_matrix<TB>& B, const SB& beta,
+                            const Op& op) {
+  using D = op_domain_t<Op, TA, TB>;
+  const D da = cast<D>(alpha), db = cast<D>(beta);
+  tile_matrix<TC> T;
+  T.pat = assemble_pattern(A.pat.nrows, A.pat.ncols,
+                           [&](index_t I, std::vector<tile_index_t>& cols, std::vector<row_bits>& masks) {
+                             union_tile_cols(&A.pat, &B.pat, I, cols);
+                             masks.resize(16 * cols.size());
+                             for (std::size_t k = 0; k < cols.size(); ++k) {
+                               const offset_t ta = find_tile(A.pat, I, cols[k]);
+                               const offset_t tb = find_tile(B.pat, I, cols[k]);
+                               tile::union_bits(ta >= 0 ? &A.pat.row_mask[16 * ta] : nullptr,
+                                                tb >= 0 ? &B.pat.row_mask[16 * tb] : nullptr, &masks[16 * k]);
+                             }
+                           });
+  T.values = buffer<TC>(static_cast<std::size_t>(T.pat.nnz()));
+  const index_t tm = T.pat.tile_rows();
+#pragma omp parallel for schedule(dynamic, 16) if (tm > kParallelRows)
+  for (index_t I = 0; I < tm; ++I)
+    for (offset_t t = T.pat.tile_ptr[I]; t < T.pat.tile_ptr[I + 1]; ++t) {
+      const index_t J = T.pat.tile_col[t];
+      const offset_t ta = find_tile(A.pat, I, J), tb = find_tile(B.pat, I, J);
+      const auto a = ta >= 0 ? tile_at(A, ta) : no_tile<TA>();
+      const auto b = tb >= 0 ? tile_at(B, tb) : no_tile<TB>();
+      TC* out = &T.values[T.pat.tile_offset[t]];
+      int n = 0;
+      for (int r = 0; r < tile_dim; ++r)  // (16,16) tile, values in out's bit order
+        for (std::uint32_t bits = T.pat.row_mask[16 * t + r]; bits; bits &= bits - 1) {
+          const int j = tile::lowest_bit(bits);
+          bool ha = false, hb = false;
+          const TA av = a.at(r, j, ha);
+          const TB bv = b.at(r, j, hb);
+          out[n++] = cast<TC>(op(ha ? cast<D>(av) : da, hb ? cast<D>(bv) : db));
+        }
+    }
+  return T;
+}
+
 // Same pattern as A, values f(a) in TC.
 template <class TC, class TA, class F>
 tile_matrix<TC> apply(const tile_matrix<TA>& A, const F& f) {

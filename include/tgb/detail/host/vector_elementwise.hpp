@@ -1,0 +1,286 @@
+// tgb host backend: vectors. The mask as a predicate, the write-back
+// w<m, replace> = accum(w, t), and the element-wise operations, apply,
+// select, assign, extract and the reduction to a scalar. Every routine builds
+// its result aside (vector_bitmap) for the caller to swap in.
+#pragma once
+
+#include <algorithm>
+#include <string>
+#include <type_traits>
+
+#include "tgb/algebra.hpp"
+#include "tgb/detail/tile/elementwise.hpp"
+#include "tgb/detail/tile_storage.hpp"
+#include "tgb/index_list.hpp"
+#include "tgb/mask.hpp"
+#include "tgb/vector.hpp"
+
+namespace tgb::detail::host {
+
+// Below this many elements a vector loop runs on one thread.
+inline constexpr index_t kParallelVector = index_t(1) << 16;
+
+// ---- masks ------------------------------------------------------------------
+struct vector_no_mask {
+  static constexpr bool active = false;
+  bool operator()(index_t) const noexcept { return true; }
+};
+// A Vector<U> mask: admits i if stored (structure) or stored and nonzero
+// (value), inverted when complemented.
+template <class U>
+struct vector_mask {
+  static constexpr bool active = true;
+  const std::uint8_t* present;
+  const U* values;
+  bool structural;
+  bool complement;
+  bool operator()(index_t i) const noexcept {
+    const bool stored = present[i] && (structural || values[i] != U(0));
+    return stored != complement;
+  }
+};
+
+inline vector_no_mask make_vector_mask(no_mask_t, index_t, const char*) { return {}; }
+template <class U>
+vector_mask<U> make_vector_mask(const mask_view<Vector<U>>& v, index_t n, const char* op) {
+  if (v.object->size() != n)
+    throw dimension_mismatch(std::string("tgb::") + op + ": the mask has size " + std::to_string(v.object->size()) +
+                             ", w has size " + std::to_string(n));
+  return vector_mask<U>{v.object->present(), v.object->values(), v.structural, v.complemented};
+}
+template <class U>
+vector_mask<U> make_vector_mask(const Vector<U>& v, index_t n, const char* op) {
+  return make_vector_mask(mask_view<Vector<U>>{&v, false, false}, n, op);
+}
+
+// Runs f(i) over [0, n) (in parallel for large n); f returns whether the
+// result holds an entry at i. Returns how many do.
+template <class F>
+index_t fill_count(index_t n, const F& f) {
+  index_t k = 0;
+#pragma omp parallel for reduction(+ : k) schedule(static) if (n > kParallelVector)
+  for (index_t i = 0; i < n; ++i) k += f(i) ? 1 : 0;
+  return k;
+}
+
+// ---- write-back ---------------------------------------------------------------
+// w<m, replace> = accum(w, t), as a new bitmap. t_within_mask: t has entries
+// only where the mask admits (a masked mxv computes only those), so with no
+// accumulator and replace the result is t itself.
+template <class TW, class Mask, class Accum>
+vector_bitmap<TW> vector_writeback(const vector_bitmap<TW>& w, const Mask& mask, const Accum& accum, bool replace,
+                            vector_bitmap<TW>&& t, bool t_within_mask = false) {
+  constexpr bool has_accum = !std::is_same_v<Accum, no_accum_t>;
+  if (!has_accum && (!Mask::active || (replace && t_within_mask))) return std::move(t);
+  vector_bitmap<TW> out(w.n);
+  out.nvals = fill_count(w.n, [&](index_t i) {
+    const bool hw = w.present[i], ht = t.present[i];
+    TW v{};
+    bool has = false;
+    if (mask(i)) {
+      if constexpr (has_accum) {
+        has = hw || ht;
+        if (hw && ht) v = static_cast<TW>(accum(w.values[i], t.values[i]));
+        else if (hw) v = w.values[i];
+        else if (ht) v = t.values[i];
+      } else {
+        has = ht;
+        if (ht) v = t.values[i];
+      }
+    } else if (!replace && hw) {
+      has = true;
+      v = w.values[i];
+    }
+    out.present[i] = has;
+    if (has) out.values[i] = v;
+    return has;
+  });
+  return out;
+}
+
+// ---- element-wise -------------------------------------------------------------
+// Union (add) or intersection of u and v; op where both are stored. Operands
+// go through the operator's domain (a lone one too, as for matrices), the
+// result is cast to TW.
+template <class TW, class TU, class TV, class Op>
+vector_bitmap<TW> vector_ewise(const vector_bitmap<TU>& u, const vector_bitmap<TV>& v, const Op& op, bool add) {
+  using D = op_domain_t<Op, TU, TV>;
+  vector_bitmap<TW> t(u.n);
+  t.nvals = fill_count(u.n, [&](index_t i) {
+    const bool hu = u.present[i], hv = v.present[i];
+    if (hu && hv) t.values[i] = cast<TW>(op(cast<D>(u.values[i]), cast<D>(v.values[i])));
+    else if (add && hu) t.values[i] = cast<TW>(cast<D>(u.values[i]));
+    else if (add && hv) t.values[i] = cast<TW>(cast<D>(v.values[i]));
+    else return false;
+    t.present[i] = 1;
+    return true;
+  });
+  return t;
+}
+
+// GxB_eWiseUnion: the union of the patterns, with op(u, beta) where only u is
+// stored and op(alpha, v) where only v is (alpha and beta cast to the domain).
+template <class TW, class TU, class TV, class Op, class SA, class SB>
+vector_bitmap<TW> vector_ewise_union(const vector_bitmap<TU>& u, const SA& alpha, const vector_bitmap<TV>& v,
+                              const SB& beta, const Op& op) {
+  using D = op_domain_t<Op, TU, TV>;
+  const D a = cast<D>(alpha), b = cast<D>(beta);
+  vector_bitmap<TW> t(u.n);
+  t.nvals = fill_count(u.n, [&](index_t i) {
+    const bool hu = u.present[i], hv = v.present[i];
+    if (hu && hv) t.values[i] = cast<TW>(op(cast<D>(u.values[i]), cast<D>(v.values[i])));
+    else if (hu) t.values[i] = cast<TW>(op(cast<D>(u.values[i]), b));
+    else if (hv) t.values[i] = cast<TW>(op(a, cast<D>(v.values[i])));
+    else return false;
+    t.present[i] = 1;
+    return true;
+  });
+  return t;
+}
+
+// f(u(i)) for stored i, cast to TW (f computes in u's type, as for matrices).
+template <class TW, class TU, class F>
+vector_bitmap<TW> vector_apply(const vector_bitmap<TU>& u, const F& f) {
+  vector_bitmap<TW> t(u.n);
+  t.nvals = fill_count(u.n, [&](index_t i) {
+    if (!u.present[i]) return false;
+    t.values[i] = cast<TW>(f(u.values[i]));
+    t.present[i] = 1;
+    return true;
+  });
+  return t;
+}
+
+// An index-unary operator as a value: f(u(i), i, 0, thunk) cast to TW
+// (GrB_apply with a GrB_IndexUnaryOp; a vector's column index is 0).
+template <class TW, class TU, class F, class Y>
+vector_bitmap<TW> vector_apply_index(const vector_bitmap<TU>& u, const F& f, const Y& thunk) {
+  vector_bitmap<TW> t(u.n);
+  t.nvals = fill_count(u.n, [&](index_t i) {
+    if (!u.present[i]) return false;
+    t.values[i] = cast<TW>(f(u.values[i], i, index_t(0), thunk));
+    t.present[i] = 1;
+    return true;
+  });
+  return t;
+}
+
+// The entries u(i) for which pred(u(i), i, 0, thunk) holds, cast to TW.
+template <class TW, class TU, class Pred, class Y>
+vector_bitmap<TW> vector_select(const vector_bitmap<TU>& u, const Pred& pred, const Y& thunk) {
+  vector_bitmap<TW> t(u.n);
+  t.nvals = fill_count(u.n, [&](index_t i) {
+    if (!u.present[i] || !static_cast<bool>(pred(u.values[i], i, index_t(0), thunk))) return false;
+    t.values[i] = cast<TW>(u.values[i]);
+    t.present[i] = 1;
+    return true;
+  });
+  return t;
+}
+
+// ---- assign and extract -----------------------------------------------------
+// w<m, replace>(I) = accum(w(I), src) with GrB_assign semantics (the mask is
+// over all of w): Z is w with positions I[k] replaced by, or accumulated
+// with, src(k); then w takes Z where the mask admits, keeps its old entries
+// elsewhere (none with replace). src(k, x) stores the k-th source value in x
+// and returns whether there is one. Indices are checked; a repeated index is
+// the caller's to reject.
+template <class TW, class Mask, class Accum, class Src>
+vector_bitmap<TW> vector_assign(const vector_bitmap<TW>& w, const Mask& mask, const Accum& accum, bool replace,
+                         const index_list& I, const Src& src) {
+  constexpr bool has_accum = !std::is_same_v<Accum, no_accum_t>;
+  vector_bitmap<TW> z = w;  // O(n) copy; the bitmap form has no cheaper way
+  const index_t len = I.count(w.n);
+  index_t delta = 0;
+#pragma omp parallel for reduction(+ : delta) schedule(static) if (len > kParallelVector)
+  for (index_t k = 0; k < len; ++k) {
+    const index_t i = I[k];
+    TW x{};
+    const bool hs = src(k, x);
+    const bool hw = w.present[i];
+    if constexpr (has_accum) {
+      if (!hs) continue;
+      z.values[i] = hw ? static_cast<TW>(accum(w.values[i], x)) : x;
+    } else if (!hs) {
+      z.present[i] = 0;
+      delta -= hw ? 1 : 0;
+      continue;
+    } else {
+      z.values[i] = x;
+    }
+    z.present[i] = 1;
+    delta += hw ? 0 : 1;
+  }
+  z.nvals = w.nvals + delta;
+  if constexpr (!Mask::active) {
+    return z;
+  } else {
+    vector_bitmap<TW> out(w.n);
+    out.nvals = fill_count(w.n, [&](index_t i) {
+      const bool admit = mask(i);
+      const vector_bitmap<TW>& from = admit ? z : w;
+      if (!from.present[i] || (!admit && replace)) return false;
+      out.values[i] = from.values[i];
+      out.present[i] = 1;
+      return true;
+    });
+    return out;
+  }
+}
+
+// t(k) = u(I[k]) for k < count, cast to TW (GrB_Vector_extract's T).
+template <class TW, class TU>
+vector_bitmap<TW> vector_extract(const vector_bitmap<TU>& u, const index_list& I, index_t count) {
+  vector_bitmap<TW> t(count);
+  t.nvals = fill_count(count, [&](index_t k) {
+    const index_t i = I[k];
+    if (!u.present[i]) return false;
+    t.values[k] = cast<TW>(u.values[i]);
+    t.present[k] = 1;
+    return true;
+  });
+  return t;
+}
+
+// ---- reduction ------------------------------------------------------------------
+// Fold of the stored entries in increasing index (cast to TS first); `has`
+// false (and the identity returned) when u is empty. Fixed-size chunks
+// combined in order keep the result independent of the thread count.
+template <class TS, class TU, class Monoid>
+TS vector_reduce(const vector_bitmap<TU>& u, const Monoid& m, bool& has) {
+  has = u.nvals > 0;
+  if (!has) return m.template identity<TS>();
+  const index_t chunk = kParallelVector;
+  const index_t nchunks = (u.n + chunk - 1) / chunk;
+  buffer<TS> part(static_cast<std::size_t>(nchunks));
+  buffer<std::uint8_t> part_has(static_cast<std::size_t>(nchunks), std::uint8_t(0));
+#pragma omp parallel for schedule(dynamic, 1) if (nchunks > 1)
+  for (index_t c = 0; c < nchunks; ++c) {
+    const index_t e = std::min(u.n, (c + 1) * chunk);
+    TS acc{};
+    bool any = false;
+    for (index_t i = c * chunk; i < e; ++i) {
+      if (!u.present[i]) continue;
+      if (!any) {
+        acc = cast<TS>(u.values[i]);
+        any = true;
+      } else {
+        acc = m(acc, cast<TS>(u.values[i]));
+      }
+      if (m.is_terminal(acc)) break;
+    }
+    part[c] = acc;
+    part_has[c] = any;
+  }
+  TS acc{};
+  bool any = false;
+  for (index_t c = 0; c < nchunks; ++c) {
+    if (!part_has[c]) continue;
+    acc = any ? m(acc, part[c]) : part[c];
+    any = true;
+    if (m.is_terminal(acc)) break;
+  }
+  return acc;
+}
+
+}  // namespace tgb::detail::host

@@ -1,0 +1,166 @@
+// tgb host backend: matrix-vector products over a semiring.
+//   pull (w = A u):  each tile row's 16 rows take dot products with u,
+//     reading only A's entries whose column u stores (u's presence is kept
+//     as one 16-bit word per block of 16 indices, ANDed with the tile's row
+//     bits), only rows the mask admits, stopping a row early once its sum is
+//     terminal (lor, any, min over bool ...);
+//   push (w = u' A): only the tile rows whose 16 rows u touches are read;
+//     the outputs are split by tile column among the threads, so each output
+//     is owned by one thread and folded in increasing k whatever the thread
+//     count (results are deterministic).
+// A transposed operand is never copied: A' u is the push over A and u' A' the
+// pull. `matrix_first` orders the multiply's operands: mul(A(i,k), u(k)) for
+// mxv, mul(u(k), A(k,j)) for vxm (it matters for first, second, minus ...).
+// Values are cast to the output's type TW before the multiply, as mxm does.
+#pragma once
+
+#include <algorithm>
+#include <vector>
+
+#include "tgb/detail/host/threads.hpp"
+#include "tgb/detail/host/vector_elementwise.hpp"
+#include "tgb/detail/tile_storage.hpp"
+
+namespace tgb::detail::host {
+
+// One 16-bit word per block of 16 elements: bit r set <=> element 16B + r is
+// stored (or, for a mask, admitted).
+template <class F>
+buffer<row_bits> block_words(index_t n, const F& has) {
+  const index_t nb = tiles_for(n);
+  buffer<row_bits> b(static_cast<std::size_t>(nb));
+#pragma omp parallel for schedule(static) if (n > kParallelVector)
+  for (index_t B = 0; B < nb; ++B) {
+    const int len = static_cast<int>(std::min<index_t>(tile_dim, n - B * tile_dim));
+    unsigned bits = 0;
+    for (int r = 0; r < len; ++r) bits |= unsigned(has(B * tile_dim + r) ? 1u : 0u) << r;
+    b[B] = row_bits(bits);
+  }
+  return b;
+}
+
+template <bool MatrixFirst, class TW, class Semiring>
+inline TW multiply(const Semiring& s, TW a, TW x) {
+  if constexpr (MatrixFirst) return static_cast<TW>(s.mul(a, x));
+  else return static_cast<TW>(s.mul(x, a));
+}
+
+// w(i) = add_k mul(A(i,k), u(k)) (or mul(u(k), A(i,k))) for the rows i of A
+// that the mask admits; rows with no product get no entry.
+template <class TW, bool MatrixFirst, class TA, class TU, class Semiring, class Mask>
+vector_bitmap<TW> mxv_pull(const tile_matrix<TA>& A, const vector_bitmap<TU>& u, const Semiring& s,
+                           const Mask& mask) {
+  const tile_pattern& p = A.pat;
+  vector_bitmap<TW> w(p.nrows);
+  if (u.nvals == 0 || p.nnz() == 0) return w;
+  const buffer<row_bits> ub = block_words(u.n, [&](index_t k) { return u.present[k] != 0; });
+  const index_t tm = p.tile_rows();
+  index_t count = 0;
+#pragma omp parallel for schedule(dynamic, 16) reduction(+ : count) if (tm > kParallelRows)
+  for (index_t I = 0; I < tm; ++I) {
+    const int nr = static_cast<int>(std::min<index_t>(tile_dim, p.nrows - I * tile_dim));
+    TW acc[tile_dim];
+    bool has[tile_dim] = {};
+    unsigned open = 0;  // rows still taking products: admitted and not yet terminal
+    for (int r = 0; r < nr; ++r)
+      if (mask(I * tile_dim + r)) open |= 1u << r;
+    for (offset_t t = p.tile_ptr[I]; t < p.tile_ptr[I + 1] && open; ++t) {
+      const index_t J = p.tile_col[t];
+      const unsigned uw = ub[J];
+      if (!uw) continue;
+      const auto tr = tile_at(A, t);
+      for (unsigned rows = open; rows; rows &= rows - 1) {
+        const int r = tile::lowest_bit(rows);
+        if (!(tr.row_mask[r] & uw)) continue;
+        for (int q = tr.row_begin(r), qe = tr.row_end(r); q < qe; ++q) {
+          const int c = tr.col_idx[q];
+          if (!((uw >> c) & 1u)) continue;
+          const TW v = multiply<MatrixFirst>(s, cast<TW>(tr.values[q]),
+                                             cast<TW>(u.values[J * tile_dim + c]));
+          if (!has[r]) {
+            acc[r] = v;
+            has[r] = true;
+          } else {
+            acc[r] = static_cast<TW>(s.add(acc[r], v));
+          }
+          if (s.add.is_terminal(acc[r])) {
+            open &= ~(1u << r);
+            break;
+          }
+        }
+      }
+    }
+    for (int r = 0; r < nr; ++r) {
+      w.present[I * tile_dim + r] = has[r];
+      if (has[r]) {
+        w.values[I * tile_dim + r] = acc[r];
+        ++count;
+      }
+    }
+  }
+  w.nvals = count;
+  return w;
+}
+
+// w(j) = add_k mul(u(k), A(k,j)) (or mul(A(k,j), u(k))) for the columns j of
+// A that the mask admits.
+template <class TW, bool MatrixFirst, class TA, class TU, class Semiring, class Mask>
+vector_bitmap<TW> vxm_push(const tile_matrix<TA>& A, const vector_bitmap<TU>& u, const Semiring& s,
+                           const Mask& mask) {
+  const tile_pattern& p = A.pat;
+  vector_bitmap<TW> w(p.ncols);
+  if (u.nvals == 0 || p.nnz() == 0) return w;
+  const buffer<row_bits> ub = block_words(u.n, [&](index_t k) { return u.present[k] != 0; });
+  // The tile rows u touches, increasing.
+  std::vector<index_t> active;
+  for (index_t I = 0; I < p.tile_rows(); ++I)
+    if (ub[I] && p.tile_ptr[I + 1] > p.tile_ptr[I]) active.push_back(I);
+  buffer<row_bits> admitted;
+  if constexpr (Mask::active) admitted = block_words(p.ncols, mask);
+  // Tile-column ranges, a few per thread (dynamic: the work is uneven).
+  const index_t tn = p.tile_cols();
+  offset_t touched = 0;
+  for (index_t I : active) touched += p.tile_ptr[I + 1] - p.tile_ptr[I];
+  const int nthreads = touched > kParallelTiles ? max_threads() : 1;
+  const index_t nparts = std::min<index_t>(tn, index_t(nthreads) * 8);
+  index_t count = 0;
+#pragma omp parallel for schedule(dynamic, 1) reduction(+ : count) if (nparts > 1)
+  for (index_t part = 0; part < nparts; ++part) {
+    const index_t J0 = tn * part / nparts, J1 = tn * (part + 1) / nparts;
+    for (index_t I : active) {
+      const tile_index_t* cols = p.tile_col.data();
+      const offset_t t0 = std::lower_bound(cols + p.tile_ptr[I], cols + p.tile_ptr[I + 1], tile_index_t(J0)) - cols;
+      const unsigned rows_of_u = ub[I];
+      for (offset_t t = t0; t < p.tile_ptr[I + 1] && index_t(cols[t]) < J1; ++t) {
+        const index_t J = cols[t];
+        unsigned allow = 0xFFFFu;
+        if constexpr (Mask::active) allow = admitted[J];
+        if (!allow) continue;
+        const auto tr = tile_at(A, t);
+        TW* wv = w.values.data() + J * tile_dim;
+        std::uint8_t* wp = w.present.data() + J * tile_dim;
+        for (unsigned rows = rows_of_u; rows; rows &= rows - 1) {
+          const int r = tile::lowest_bit(rows);
+          if (!(tr.row_mask[r] & allow)) continue;
+          const TW x = cast<TW>(u.values[I * tile_dim + r]);
+          for (int q = tr.row_begin(r), qe = tr.row_end(r); q < qe; ++q) {
+            const int c = tr.col_idx[q];
+            if (!((allow >> c) & 1u)) continue;
+            if (wp[c]) {
+              if (s.add.is_terminal(wv[c])) continue;
+              wv[c] = static_cast<TW>(s.add(wv[c], multiply<MatrixFirst>(s, cast<TW>(tr.values[q]), x)));
+            } else {
+              wv[c] = multiply<MatrixFirst>(s, cast<TW>(tr.values[q]), x);
+              wp[c] = 1;
+              ++count;
+            }
+          }
+        }
+      }
+    }
+  }
+  w.nvals = count;
+  return w;
+}
+
+}  // namespace tgb::detail::host

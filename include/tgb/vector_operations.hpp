@@ -1,0 +1,307 @@
+// tgb: the GraphBLAS operations on vectors (host backend). Each computes a
+// result t, then writes w<m, replace> = accum(w, t) as the matrix operations
+// do (operations.hpp): the mask is a Vector (value), structure(v) or
+// complement(...) of either; accum is no_accum or a binary operator; the
+// descriptor's replace applies, and its transpose flags apply to the matrix
+// operand of mxv/vxm (a vector is never transposed). Checks come first; the
+// result is built aside and swapped in, so a throw leaves w unchanged; w may
+// be the same object as any input or the mask.
+//
+// Vectors live on the host. A matrix operand on the GPU throws
+// not_implemented (nothing is copied behind the caller); each operation's
+// compute step is one detail::*_host function, next to which a device step
+// can be added.
+#pragma once
+
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "tgb/detail/host/vector_elementwise.hpp"
+#include "tgb/detail/host/vector_kernels.hpp"
+#include "tgb/index_list.hpp"
+#include "tgb/operations.hpp"
+
+namespace tgb {
+
+namespace detail {
+inline std::string size_text(index_t n) { return std::to_string(n); }
+
+template <class T>
+void vector_host_only(const char* op, const Matrix<T>& A) {
+  if (A.location() == backend::cuda)
+    throw device_unsupported(op, "vectors live on the host, and this operation runs on the host for now");
+}
+
+template <class TW, class Mask, class Accum, class Semiring, class TA, class TU>
+void mxv_host(Vector<TW>& w, const Mask& mask, const Accum& accum, const Semiring& semiring, const Matrix<TA>& A,
+              const Vector<TU>& u, const descriptor& desc) {
+  guard_alloc([&] {
+    const auto M = host::make_vector_mask(mask, w.size(), "mxv");
+    // A' u is the push form of u' A over A's own tiles: no transpose is made.
+    vector_bitmap<TW> t = desc.transpose_a ? host::vxm_push<TW, true>(A.tiles(), u.bitmap(), semiring, M)
+                                           : host::mxv_pull<TW, true>(A.tiles(), u.bitmap(), semiring, M);
+    w.assign_bitmap(host::vector_writeback(w.bitmap(), M, accum, desc.replace, std::move(t), true));
+  });
+}
+
+template <class TW, class Mask, class Accum, class Semiring, class TU, class TA>
+void vxm_host(Vector<TW>& w, const Mask& mask, const Accum& accum, const Semiring& semiring, const Vector<TU>& u,
+              const Matrix<TA>& A, const descriptor& desc) {
+  guard_alloc([&] {
+    const auto M = host::make_vector_mask(mask, w.size(), "vxm");
+    // u' A' is the pull form of A u: no transpose is made.
+    vector_bitmap<TW> t = desc.transpose_b ? host::mxv_pull<TW, false>(A.tiles(), u.bitmap(), semiring, M)
+                                           : host::vxm_push<TW, false>(A.tiles(), u.bitmap(), semiring, M);
+    w.assign_bitmap(host::vector_writeback(w.bitmap(), M, accum, desc.replace, std::move(t), true));
+  });
+}
+
+// Every vector operand has w's size.
+inline void check_same_size(const char* op, index_t w, std::initializer_list<std::pair<const char*, index_t>> others) {
+  for (const auto& [name, n] : others)
+    if (n != w)
+      throw dimension_mismatch(std::string("tgb::") + op + ": w has size " + size_text(w) + " but " + name +
+                               " has size " + size_text(n));
+}
+
+// The write-back of an element-wise result t, shared by the operations below.
+template <class TW, class Mask, class Accum>
+void vector_finish(const char* op, Vector<TW>& w, const Mask& mask, const Accum& accum, bool replace,
+                   vector_bitmap<TW>&& t) {
+  const auto M = host::make_vector_mask(mask, w.size(), op);
+  w.assign_bitmap(host::vector_writeback(w.bitmap(), M, accum, replace, std::move(t)));
+}
+
+template <class TW, class Mask, class Accum, class Op, class TU, class TV>
+void ewise_vector_host(const char* op, bool add, Vector<TW>& w, const Mask& mask, const Accum& accum, const Op& f,
+                       const Vector<TU>& u, const Vector<TV>& v, const descriptor& desc) {
+  guard_alloc([&] {
+    vector_finish(op, w, mask, accum, desc.replace, host::vector_ewise<TW>(u.bitmap(), v.bitmap(), f, add));
+  });
+}
+
+// A list with repeated indices, as a marker over [0, n) finds them (O(n + |I|)).
+inline bool has_repeats(const index_list& I, index_t n) {
+  if (I.is_all()) return false;
+  const index_t len = I.count(n);
+  if (len < 2) return false;
+  buffer<std::uint8_t> seen(static_cast<std::size_t>(n), std::uint8_t(0));
+  for (index_t k = 0; k < len; ++k) {
+    if (seen[I[k]]) return true;
+    seen[I[k]] = 1;
+  }
+  return false;
+}
+// The list without its repeats (first occurrences, in order).
+inline index_list without_repeats(const index_list& I, index_t n) {
+  buffer<std::uint8_t> seen(static_cast<std::size_t>(n), std::uint8_t(0));
+  std::vector<index_t> out;
+  for (index_t k = 0, len = I.count(n); k < len; ++k)
+    if (!seen[I[k]]) {
+      seen[I[k]] = 1;
+      out.push_back(I[k]);
+    }
+  return index_list(std::move(out));
+}
+
+template <class TW, class Mask, class Accum, class TU>
+void assign_host(Vector<TW>& w, const Mask& mask, const Accum& accum, const Vector<TU>& u, const index_list& I,
+                 const descriptor& desc) {
+  guard_alloc([&] {
+    const auto M = host::make_vector_mask(mask, w.size(), "assign");
+    const vector_bitmap<TU>& ub = u.bitmap();
+    w.assign_bitmap(host::vector_assign(w.bitmap(), M, accum, desc.replace, I, [&](index_t k, TW& x) {
+      if (!ub.present[k]) return false;
+      x = cast<TW>(ub.values[k]);
+      return true;
+    }));
+  });
+}
+
+template <class TW, class Mask, class Accum, class S>
+void assign_scalar_host(Vector<TW>& w, const Mask& mask, const Accum& accum, const S& scalar, const index_list& I,
+                        const descriptor& desc) {
+  guard_alloc([&] {
+    const auto M = host::make_vector_mask(mask, w.size(), "assign");
+    const TW x = cast<TW>(scalar);
+    // A repeated index writes the same value again: drop the repeats so that
+    // each position is written once.
+    const index_list J = has_repeats(I, w.size()) ? without_repeats(I, w.size()) : I;
+    w.assign_bitmap(host::vector_assign(w.bitmap(), M, accum, desc.replace, J, [&](index_t, TW& out) {
+      out = x;
+      return true;
+    }));
+  });
+}
+}  // namespace detail
+
+// ---------------------------------------------------------------- products
+// w<m> = accum(w, A u) (A' u with desc.transpose_a) over the semiring:
+// w(i) = add over k of mul(A(i,k), u(k)). Values are cast to w's type before
+// the multiply, as in mxm.
+template <class TW, class Mask, class Accum, class Semiring, class TA, class TU>
+void mxv(Vector<TW>& w, const Mask& mask, const Accum& accum, const Semiring& semiring, const Matrix<TA>& A,
+         const Vector<TU>& u, const descriptor& desc = {}) {
+  const index_t m = detail::rows_of(A, desc.transpose_a), k = detail::cols_of(A, desc.transpose_a);
+  if (u.size() != k || w.size() != m)
+    throw dimension_mismatch("tgb::mxv: w has size " + detail::size_text(w.size()) + ", A" +
+                             (desc.transpose_a ? "'" : "") + " is " + detail::shape(m, k) + ", u has size " +
+                             detail::size_text(u.size()));
+  detail::host::make_vector_mask(mask, w.size(), "mxv");
+  detail::vector_host_only("mxv", A);
+  detail::mxv_host(w, mask, accum, semiring, A, u, desc);
+}
+
+// w<m> = accum(w, u' A) (u' A' with desc.transpose_b) over the semiring:
+// w(j) = add over k of mul(u(k), A(k,j)).
+template <class TW, class Mask, class Accum, class Semiring, class TU, class TA>
+void vxm(Vector<TW>& w, const Mask& mask, const Accum& accum, const Semiring& semiring, const Vector<TU>& u,
+         const Matrix<TA>& A, const descriptor& desc = {}) {
+  const index_t k = detail::rows_of(A, desc.transpose_b), n = detail::cols_of(A, desc.transpose_b);
+  if (u.size() != k || w.size() != n)
+    throw dimension_mismatch("tgb::vxm: w has size " + detail::size_text(w.size()) + ", u has size " +
+                             detail::size_text(u.size()) + ", A" + (desc.transpose_b ? "'" : "") + " is " +
+                             detail::shape(k, n));
+  detail::host::make_vector_mask(mask, w.size(), "vxm");
+  detail::vector_host_only("vxm", A);
+  detail::vxm_host(w, mask, accum, semiring, u, A, desc);
+}
+
+// ------------------------------------------------------------- element-wise
+// w<m> = accum(w, u .op. v) over the union of the patterns; a lone operand is
+// taken as it is (through op's domain).
+template <class TW, class Mask, class Accum, class Op, class TU, class TV>
+void ewise_add(Vector<TW>& w, const Mask& mask, const Accum& accum, const Op& op, const Vector<TU>& u,
+               const Vector<TV>& v, const descriptor& desc = {}) {
+  detail::check_same_size("ewise_add", w.size(), {{"u", u.size()}, {"v", v.size()}});
+  detail::host::make_vector_mask(mask, w.size(), "ewise_add");
+  detail::ewise_vector_host("ewise_add", true, w, mask, accum, op, u, v, desc);
+}
+
+// w<m> = accum(w, u .op. v) over the intersection of the patterns.
+template <class TW, class Mask, class Accum, class Op, class TU, class TV>
+void ewise_mult(Vector<TW>& w, const Mask& mask, const Accum& accum, const Op& op, const Vector<TU>& u,
+                const Vector<TV>& v, const descriptor& desc = {}) {
+  detail::check_same_size("ewise_mult", w.size(), {{"u", u.size()}, {"v", v.size()}});
+  detail::host::make_vector_mask(mask, w.size(), "ewise_mult");
+  detail::ewise_vector_host("ewise_mult", false, w, mask, accum, op, u, v, desc);
+}
+
+// w<m> = accum(w, u .op. v) over the union, with u's missing entries taken as
+// alpha and v's as beta (GxB_eWiseUnion): op(u, beta) where only u is stored.
+template <class TW, class Mask, class Accum, class Op, class TU, class SA, class TV, class SB>
+void ewise_union(Vector<TW>& w, const Mask& mask, const Accum& accum, const Op& op, const Vector<TU>& u,
+                 const SA& alpha, const Vector<TV>& v, const SB& beta, const descriptor& desc = {}) {
+  detail::check_same_size("ewise_union", w.size(), {{"u", u.size()}, {"v", v.size()}});
+  detail::host::make_vector_mask(mask, w.size(), "ewise_union");
+  detail::guard_alloc([&] {
+    detail::vector_finish("ewise_union", w, mask, accum, desc.replace,
+                          detail::host::vector_ewise_union<TW>(u.bitmap(), alpha, v.bitmap(), beta, op));
+  });
+}
+
+// -------------------------------------------------------------- apply, select
+// w<m> = accum(w, f(u)): a unary operator, or bind1st(op, s) / bind2nd(op, s).
+template <class TW, class Mask, class Accum, class UnaryOp, class TU>
+void apply(Vector<TW>& w, const Mask& mask, const Accum& accum, const UnaryOp& f, const Vector<TU>& u,
+           const descriptor& desc = {}) {
+  detail::check_same_size("apply", w.size(), {{"u", u.size()}});
+  detail::host::make_vector_mask(mask, w.size(), "apply");
+  detail::guard_alloc([&] {
+    detail::vector_finish("apply", w, mask, accum, desc.replace, detail::host::vector_apply<TW>(u.bitmap(), f));
+  });
+}
+
+// w<m> = accum(w, f(u(i), i, 0, thunk)): an index-unary operator applied as a
+// value (GrB_apply with a GrB_IndexUnaryOp): rowindex, value_gt, ... .
+template <class TW, class Mask, class Accum, class IndexOp, class TU, class Y>
+void apply_index(Vector<TW>& w, const Mask& mask, const Accum& accum, const IndexOp& f, const Vector<TU>& u,
+                 const Y& thunk, const descriptor& desc = {}) {
+  detail::check_same_size("apply_index", w.size(), {{"u", u.size()}});
+  detail::host::make_vector_mask(mask, w.size(), "apply_index");
+  detail::guard_alloc([&] {
+    detail::vector_finish("apply_index", w, mask, accum, desc.replace,
+                          detail::host::vector_apply_index<TW>(u.bitmap(), f, thunk));
+  });
+}
+
+// w<m> = accum(w, the entries u(i) where pred(u(i), i, 0, thunk)): the
+// selectors of select on matrices (value_eq ... value_le, tril/triu/diag/
+// offdiag with j = 0) and row_le, row_gt, rowindex, or any such object.
+template <class TW, class Mask, class Accum, class Pred, class TU, class Y>
+void select(Vector<TW>& w, const Mask& mask, const Accum& accum, const Pred& pred, const Vector<TU>& u,
+            const Y& thunk, const descriptor& desc = {}) {
+  detail::check_same_size("select", w.size(), {{"u", u.size()}});
+  detail::host::make_vector_mask(mask, w.size(), "select");
+  detail::guard_alloc([&] {
+    detail::vector_finish("select", w, mask, accum, desc.replace,
+                          detail::host::vector_select<TW>(u.bitmap(), pred, thunk));
+  });
+}
+
+// ----------------------------------------------------------- assign, extract
+// w<m>(I) = accum(w(I), u) (GrB_Vector_assign): u(k) goes to w(I[k]); the
+// mask is over all of w. |I| must equal u's size; indices outside w throw
+// index_out_of_bounds; a repeated index throws invalid_value.
+template <class TW, class Mask, class Accum, class TU>
+void assign(Vector<TW>& w, const Mask& mask, const Accum& accum, const Vector<TU>& u, const index_list& I,
+            const descriptor& desc = {}) {
+  const index_t len = I.count(w.size());
+  if (len != u.size())
+    throw dimension_mismatch("tgb::assign: the index list has " + detail::size_text(len) + " indices but u has size " +
+                             detail::size_text(u.size()));
+  I.check(w.size(), "assign");
+  detail::host::make_vector_mask(mask, w.size(), "assign");
+  if (detail::guard_alloc([&] { return detail::has_repeats(I, w.size()); }))
+    throw invalid_value("tgb::assign: the index list repeats an index; which of u's values lands there is undefined");
+  detail::assign_host(w, mask, accum, u, I, desc);
+}
+
+// w<m>(I) = accum(w(I), x) (GrB_Vector_assign with a scalar): x, cast to w's
+// type, at every index of I (repeats are harmless).
+template <class TW, class Mask, class Accum, class S,
+          class = std::enable_if_t<!detail::is_maskable<S>::value && !std::is_same_v<S, index_list>>>
+void assign(Vector<TW>& w, const Mask& mask, const Accum& accum, const S& scalar, const index_list& I,
+            const descriptor& desc = {}) {
+  I.check(w.size(), "assign");
+  detail::host::make_vector_mask(mask, w.size(), "assign");
+  detail::assign_scalar_host(w, mask, accum, scalar, I, desc);
+}
+
+// w<m> = accum(w, u(I)) (GrB_Vector_extract): t(k) = u(I[k]). |I| must equal
+// w's size; indices outside u throw index_out_of_bounds; repeats are allowed.
+template <class TW, class Mask, class Accum, class TU>
+void extract(Vector<TW>& w, const Mask& mask, const Accum& accum, const Vector<TU>& u, const index_list& I,
+             const descriptor& desc = {}) {
+  const index_t len = I.count(u.size());
+  if (len != w.size())
+    throw dimension_mismatch("tgb::extract: w has size " + detail::size_text(w.size()) + " but the index list has " +
+                             detail::size_text(len) + " indices");
+  I.check(u.size(), "extract");
+  detail::host::make_vector_mask(mask, w.size(), "extract");
+  detail::guard_alloc([&] {
+    detail::vector_finish("extract", w, mask, accum, desc.replace,
+                          detail::host::vector_extract<TW>(u.bitmap(), I, len));
+  });
+}
+
+// --------------------------------------------------------------- reductions
+// The fold of u's entries under the monoid, in increasing index; its identity
+// if u is empty.
+template <class T, class Monoid>
+T reduce(const Monoid& monoid, const Vector<T>& u) {
+  bool has = false;
+  return detail::guard_alloc([&] { return detail::host::vector_reduce<T>(u.bitmap(), monoid, has); });
+}
+
+// s = accum(s, fold of u) (GrB_Vector_reduce to a scalar with accumulator).
+template <class S, class Accum, class Monoid, class T>
+void reduce(S& s, const Accum& accum, const Monoid& monoid, const Vector<T>& u) {
+  bool has = false;
+  const S t = detail::guard_alloc([&] { return detail::host::vector_reduce<S>(u.bitmap(), monoid, has); });
+  if constexpr (std::is_same_v<Accum, no_accum_t>) s = t;
+  else s = static_cast<S>(accum(s, t));
+}
+
+}  // namespace tgb
