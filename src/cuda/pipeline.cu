@@ -181,6 +181,23 @@ __global__ void __launch_bounds__(rowpath::kDenseThreads)
                                                                         entries + I, tiles + I);
 }
 
+// Hub product g (among all hubs' products): its hub h, its tile row I, its
+// row key, and whether the mask admits it.
+__device__ inline std::uint32_t hub_product_key(offset_t g, index_t nh, const offset_t* hub_off,
+                                                const index_t* hub_list, const pattern_ref& A,
+                                                const rowpath::a_ref& Ae, const rowpath::csr_ref& B,
+                                                const mask_ref& M, const std::uint32_t* jmin, index_t& h,
+                                                bool& admitted) {
+  h = index_t(last_le(hub_off, offset_t(nh), g));
+  const index_t I = hub_list[h];
+  const offset_t e0 = rowpath::row_entry_begin(A, I), e1 = rowpath::row_entry_end(A, I);
+  const rowpath::product_at x = rowpath::locate(Ae, B, e0, e1, Ae.prod[e0] + (g - hub_off[h]));
+  const std::uint32_t k = rowpath::make_key(B.col[x.b], x.r, jmin[I]);
+  rowpath::mask_cache mc;
+  admitted = rowpath::admitted(M, I, jmin[I], k, mc);
+  return k;
+}
+
 // Hub rows: every product keyed (hub << 32 | row key), or `invalid` where the
 // mask rejects it; val = its index among the hubs' products.
 __global__ void k_hub_products(offset_t n, index_t nh, const offset_t* hub_off, const index_t* hub_list,
@@ -188,13 +205,10 @@ __global__ void k_hub_products(offset_t n, index_t nh, const offset_t* hub_off, 
                                const std::uint32_t* jmin, std::uint64_t invalid, std::uint64_t* key,
                                std::uint64_t* val) {
   for (offset_t g = blockIdx.x * offset_t(blockDim.x) + threadIdx.x; g < n; g += offset_t(gridDim.x) * blockDim.x) {
-    const index_t h = index_t(last_le(hub_off, offset_t(nh), g));
-    const index_t I = hub_list[h];
-    const offset_t e0 = rowpath::row_entry_begin(A, I), e1 = rowpath::row_entry_end(A, I);
-    const rowpath::product_at x = rowpath::locate(Ae, B, e0, e1, Ae.prod[e0] + (g - hub_off[h]));
-    const std::uint32_t k = rowpath::make_key(B.col[x.b], x.r, jmin[I]);
-    rowpath::mask_cache mc;
-    key[g] = rowpath::admitted(M, I, jmin[I], k, mc) ? (std::uint64_t(h) << 32) | k : invalid;
+    index_t h;
+    bool ok;
+    const std::uint32_t k = hub_product_key(g, nh, hub_off, hub_list, A, Ae, B, M, jmin, h, ok);
+    key[g] = ok ? (std::uint64_t(h) << 32) | k : invalid;
     val[g] = std::uint64_t(g);
   }
 }
@@ -226,13 +240,10 @@ __global__ void k_hub_mark(offset_t n, index_t nh, const offset_t* hub_off, cons
                            rowpath::a_ref Ae, rowpath::csr_ref B, mask_ref M, const std::uint32_t* jmin,
                            const offset_t* woff, std::uint32_t* bits) {
   for (offset_t g = blockIdx.x * offset_t(blockDim.x) + threadIdx.x; g < n; g += offset_t(gridDim.x) * blockDim.x) {
-    const index_t h = index_t(last_le(hub_off, offset_t(nh), g));
-    const index_t I = hub_list[h];
-    const offset_t e0 = rowpath::row_entry_begin(A, I), e1 = rowpath::row_entry_end(A, I);
-    const rowpath::product_at x = rowpath::locate(Ae, B, e0, e1, Ae.prod[e0] + (g - hub_off[h]));
-    const std::uint32_t k = rowpath::make_key(B.col[x.b], x.r, jmin[I]);
-    rowpath::mask_cache mc;
-    if (rowpath::admitted(M, I, jmin[I], k, mc)) atomicOr(bits + woff[h] + (k >> 5), 1u << (k & 31));
+    index_t h;
+    bool ok;
+    const std::uint32_t k = hub_product_key(g, nh, hub_off, hub_list, A, Ae, B, M, jmin, h, ok);
+    if (ok) atomicOr(bits + woff[h] + (k >> 5), 1u << (k & 31));
   }
 }
 

@@ -15,12 +15,8 @@
 
 namespace tgb::detail::cuda::dot {
 
-// Rows of one operand in CSR, as the kernels read them.
-struct rows_ref {
-  const offset_t* row_ptr;
-  const index_t* col;
-  const offset_t* pos;
-};
+// Rows of one operand in CSR, as the kernels read them (the row path's view).
+using rows_ref = rowpath::csr_ref;
 inline rows_ref ref(const csr_pattern& c) { return rows_ref{c.row_ptr.data(), c.col.data(), c.pos.data()}; }
 
 // A row is searched instead of merged when it is this many times longer

@@ -290,6 +290,19 @@ __device__ inline int find_key(const std::uint32_t* keys, int n, std::uint32_t k
   return lo < n && keys[lo] == key ? lo : -1;
 }
 
+// Calls f(e, k) for each entry e of A's scalar row r of tile row I, in
+// increasing column k.
+template <class F>
+__device__ inline void for_a_row(const pattern_ref& A, index_t I, int r, F&& f) {
+  for (offset_t t = A.tile_ptr[I]; t < A.tile_ptr[I + 1]; ++t) {
+    const offset_t te = A.tile_offset[t];
+    const int q0 = A.row_ptr[16 * t + r];
+    const int q1 = r + 1 < tile_dim ? A.row_ptr[16 * t + r + 1] : int(A.tile_offset[t + 1] - te);
+    const index_t k0 = index_t(A.tile_col[t]) << tile_shift;
+    for (int q = q0; q < q1; ++q) f(te + q, k0 + A.col_idx[te + q]);
+  }
+}
+
 // Numeric pass of the shared bins: one block per tile row I, 16 groups of
 // 2^glog lanes (group r owns scalar row r). Dynamic shared memory: values
 // (cap of TC, 16-byte aligned), keys (cap), written flags (cap).
@@ -327,14 +340,7 @@ __global__ void __launch_bounds__(512)
   const unsigned gmask = G == 32 ? 0xFFFFFFFFu : (((1u << G) - 1) << ((threadIdx.x & 31) & ~unsigned(G - 1)));
   const std::uint32_t jm = jmin[I];
   // A's scalar row r of tile row I: entries in increasing k.
-  for (offset_t t = A.tile_ptr[I]; t < A.tile_ptr[I + 1]; ++t) {
-    const offset_t te = A.tile_offset[t];
-    const int q0 = A.row_ptr[16 * t + r];
-    const int q1 = r + 1 < tile_dim ? A.row_ptr[16 * t + r + 1] : int(A.tile_offset[t + 1] - te);
-    const index_t k0 = index_t(A.tile_col[t]) << tile_shift;
-    for (int q = q0; q < q1; ++q) {
-      const offset_t e = te + q;
-      const index_t k = k0 + A.col_idx[e];
+  for_a_row(A, I, r, [&](offset_t e, index_t k) {
       const TC av = static_cast<TC>(a_vals[e]);
       const offset_t b1 = B.row_ptr[k + 1];
       for (offset_t b = B.row_ptr[k] + lane; b < b1; b += G) {
@@ -349,8 +355,7 @@ __global__ void __launch_bounds__(512)
         }
       }
       __syncwarp(gmask);  // the next k may meet the same columns
-    }
-  }
+  });
   __syncthreads();
   for (int q = threadIdx.x; q < n; q += blockDim.x) values[c0 + q] = sv[q];
 }
@@ -420,14 +425,7 @@ __global__ void k_hub_numeric_bitmap(hub_bitmap_ref H, pattern_ref A, const TA* 
   const std::uint32_t* bits = H.bits + H.woff[h];
   const offset_t* rank = H.rank + H.woff[h] / 8;
   const offset_t base = entry_base[I] - rank[0];
-  for (offset_t t = A.tile_ptr[I]; t < A.tile_ptr[I + 1]; ++t) {
-    const offset_t te = A.tile_offset[t];
-    const int q0 = A.row_ptr[16 * t + r];
-    const int q1 = r + 1 < tile_dim ? A.row_ptr[16 * t + r + 1] : int(A.tile_offset[t + 1] - te);
-    const index_t k0 = index_t(A.tile_col[t]) << tile_shift;
-    for (int q = q0; q < q1; ++q) {
-      const offset_t e = te + q;
-      const index_t k = k0 + A.col_idx[e];
+  for_a_row(A, I, r, [&](offset_t e, index_t k) {
       const TC av = static_cast<TC>(a_vals[e]);
       const offset_t b1 = B.row_ptr[k + 1];
       for (offset_t b = B.row_ptr[k] + lane; b < b1; b += 32) {
@@ -456,8 +454,7 @@ __global__ void k_hub_numeric_bitmap(hub_bitmap_ref H, pattern_ref A, const TA* 
         }
       }
       __syncwarp();  // the next k may meet the same columns
-    }
-  }
+  });
 }
 
 }  // namespace tgb::detail::cuda::rowpath
