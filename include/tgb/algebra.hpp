@@ -335,25 +335,24 @@ constexpr semiring<AddMonoid, MulOp> make_semiring(AddMonoid add, MulOp mul) {
   return semiring<AddMonoid, MulOp>{add, mul};
 }
 
-inline constexpr semiring<plus_monoid, times> plus_times{};
-inline constexpr semiring<plus_monoid, min> plus_min{};
-inline constexpr semiring<min_monoid, plus> min_plus{};
-inline constexpr semiring<max_monoid, plus> max_plus{};
-inline constexpr semiring<min_monoid, times> min_times{};
-inline constexpr semiring<max_monoid, times> max_times{};
-inline constexpr semiring<min_monoid, max> min_max{};
-inline constexpr semiring<max_monoid, min> max_min{};
-inline constexpr semiring<lor_monoid, land> lor_land{};
-inline constexpr semiring<plus_monoid, pair> plus_pair{};
-inline constexpr semiring<any_monoid, pair> any_pair{};
-inline constexpr semiring<plus_monoid, first> plus_first{};
-inline constexpr semiring<plus_monoid, second> plus_second{};
-inline constexpr semiring<min_monoid, first> min_first{};
-inline constexpr semiring<min_monoid, second> min_second{};
-inline constexpr semiring<any_monoid, second> any_second{};
-inline constexpr semiring<any_monoid, first> any_first{};
-inline constexpr semiring<max_monoid, first> max_first{};
-inline constexpr semiring<max_monoid, second> max_second{};
+// The catalogue of predefined semirings: X(name, add monoid, multiply, arg)
+// for each. Every list of them is generated from it: the constants below,
+// the device's trait (detail/cuda/api.hpp) and instantiations
+// (src/cuda/mxm_instances.cuh), the command line's names (src/cli). Add a
+// semiring here and it exists everywhere.
+#define TGB_SEMIRINGS(X, arg)                                                                                   \
+  X(plus_times, plus_monoid, times, arg) X(plus_min, plus_monoid, min, arg) X(min_plus, min_monoid, plus, arg) \
+  X(max_plus, max_monoid, plus, arg) X(min_times, min_monoid, times, arg) X(max_times, max_monoid, times, arg) \
+  X(min_max, min_monoid, max, arg) X(max_min, max_monoid, min, arg) X(lor_land, lor_monoid, land, arg)         \
+  X(plus_pair, plus_monoid, pair, arg) X(any_pair, any_monoid, pair, arg)                                      \
+  X(plus_first, plus_monoid, first, arg) X(plus_second, plus_monoid, second, arg)                              \
+  X(min_first, min_monoid, first, arg) X(min_second, min_monoid, second, arg)                                  \
+  X(any_second, any_monoid, second, arg) X(any_first, any_monoid, first, arg)                                  \
+  X(max_first, max_monoid, first, arg) X(max_second, max_monoid, second, arg)
+
+#define TGB_DEFINE_SEMIRING(name, add, mul, unused) inline constexpr semiring<add, mul> name{};
+TGB_SEMIRINGS(TGB_DEFINE_SEMIRING, ~)
+#undef TGB_DEFINE_SEMIRING
 
 // ------------------------------------------------------- index-unary (select)
 // A selector is called as f(value, i, j, thunk) and returns whether to keep

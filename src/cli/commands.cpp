@@ -16,10 +16,9 @@
 namespace tgb::cli {
 
 const std::vector<std::string>& semiring_names() {
-  static const std::vector<std::string> names{
-      "plus_times", "plus_min",  "min_plus",    "max_plus",   "min_times",  "max_times", "min_max",
-      "max_min",    "lor_land",  "plus_pair",   "any_pair",   "plus_first", "plus_second", "min_first",
-      "min_second", "any_second", "any_first", "max_first", "max_second"};
+#define TGB_CLI_NAME(name, add, mul, unused) #name,
+  static const std::vector<std::string> names{TGB_SEMIRINGS(TGB_CLI_NAME, ~)};
+#undef TGB_CLI_NAME
   return names;
 }
 

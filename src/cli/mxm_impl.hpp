@@ -14,26 +14,14 @@ namespace tgb::cli {
 
 template <class F>
 void with_semiring(const std::string& name, F&& f) {
-  if (name == "plus_times") f(plus_times);
-  else if (name == "plus_min") f(plus_min);
-  else if (name == "min_plus") f(min_plus);
-  else if (name == "max_plus") f(max_plus);
-  else if (name == "min_times") f(min_times);
-  else if (name == "max_times") f(max_times);
-  else if (name == "min_max") f(min_max);
-  else if (name == "max_min") f(max_min);
-  else if (name == "lor_land") f(lor_land);
-  else if (name == "plus_pair") f(plus_pair);
-  else if (name == "any_pair") f(any_pair);
-  else if (name == "plus_first") f(plus_first);
-  else if (name == "plus_second") f(plus_second);
-  else if (name == "min_first") f(min_first);
-  else if (name == "min_second") f(min_second);
-  else if (name == "any_second") f(any_second);
-  else if (name == "any_first") f(any_first);
-  else if (name == "max_first") f(max_first);
-  else if (name == "max_second") f(max_second);
-  else {
+#define TGB_CLI_SEMIRING(name_, add, mul, unused) \
+  if (name == #name_) {                           \
+    f(name_);                                     \
+    return;                                       \
+  }
+  TGB_SEMIRINGS(TGB_CLI_SEMIRING, ~)
+#undef TGB_CLI_SEMIRING
+  {
     std::string all;
     for (const auto& s : semiring_names()) all += (all.empty() ? "" : ", ") + s;
     throw usage_error("unknown semiring '" + name + "' (one of: " + all + ")");

@@ -13,12 +13,7 @@
       const std::decay_t<decltype(tgb::SR)>&, const tgb::detail::device_tile_matrix<T>&,                          \
       const tgb::detail::device_tile_matrix<T>&, const tgb::detail::cuda::mxm_request&, tgb::stream_t);
 
-// The list must match tgb::detail::cuda::device_semiring in api.hpp.
-#define TGB_CUDA_MXM_ALL(T)                                                                                    \
-  TGB_CUDA_MXM_ONE(T, plus_times) TGB_CUDA_MXM_ONE(T, plus_min) TGB_CUDA_MXM_ONE(T, min_plus)               \
-  TGB_CUDA_MXM_ONE(T, max_plus) TGB_CUDA_MXM_ONE(T, min_times) TGB_CUDA_MXM_ONE(T, max_times)               \
-  TGB_CUDA_MXM_ONE(T, min_max) TGB_CUDA_MXM_ONE(T, max_min) TGB_CUDA_MXM_ONE(T, lor_land)                   \
-  TGB_CUDA_MXM_ONE(T, plus_pair) TGB_CUDA_MXM_ONE(T, any_pair) TGB_CUDA_MXM_ONE(T, plus_first)              \
-  TGB_CUDA_MXM_ONE(T, plus_second) TGB_CUDA_MXM_ONE(T, min_first) TGB_CUDA_MXM_ONE(T, min_second)           \
-  TGB_CUDA_MXM_ONE(T, any_second) TGB_CUDA_MXM_ONE(T, any_first) TGB_CUDA_MXM_ONE(T, max_first)             \
-  TGB_CUDA_MXM_ONE(T, max_second)
+// Every semiring of the catalogue (TGB_SEMIRINGS, algebra.hpp), as
+// device_semiring in api.hpp lists them.
+#define TGB_CUDA_MXM_X(name, add, mul, T) TGB_CUDA_MXM_ONE(T, name)
+#define TGB_CUDA_MXM_ALL(T) TGB_SEMIRINGS(TGB_CUDA_MXM_X, T)

@@ -131,16 +131,11 @@ inline constexpr bool built = false;
 template <class... T>
 inline constexpr bool device_types = built && (device_value_type<T> && ...);
 
+// Every semiring of the catalogue (algebra.hpp).
+#define TGB_SEMIRING_TYPE(name, add, mul, unused) , semiring<add, mul>
 template <class S>
-inline constexpr bool device_semiring =
-    one_of<S, std::decay_t<decltype(plus_times)>, std::decay_t<decltype(plus_min)>, std::decay_t<decltype(min_plus)>,
-           std::decay_t<decltype(max_plus)>, std::decay_t<decltype(min_times)>, std::decay_t<decltype(max_times)>,
-           std::decay_t<decltype(min_max)>, std::decay_t<decltype(max_min)>, std::decay_t<decltype(lor_land)>,
-           std::decay_t<decltype(plus_pair)>, std::decay_t<decltype(any_pair)>, std::decay_t<decltype(plus_first)>,
-           std::decay_t<decltype(plus_second)>, std::decay_t<decltype(min_first)>,
-           std::decay_t<decltype(min_second)>, std::decay_t<decltype(any_second)>,
-           std::decay_t<decltype(any_first)>, std::decay_t<decltype(max_first)>,
-           std::decay_t<decltype(max_second)>>;
+inline constexpr bool device_semiring = one_of<S TGB_SEMIRINGS(TGB_SEMIRING_TYPE, ~)>;
+#undef TGB_SEMIRING_TYPE
 
 // True where the library holds a device mxm for (TC, TA, TB, Semiring):
 // every predefined semiring with all three types equal, and plus_pair into
