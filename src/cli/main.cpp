@@ -29,7 +29,7 @@ const char* kUsage =
     "  mcl GRAPH [-I 2.0] [--prune 1e-4] [-S 1100] [-R 1400] [--max-iter N] [--undirected]\n"
     "          [-o FILE] [--backend B] [--quiet]\n"
     "                                         Markov clustering: one cluster per line, largest first\n"
-    "  sssp GRAPH --source S [--undirected] [-o FILE] [--json]\n"
+    "  sssp GRAPH --source S [--delta D] [--undirected] [-o FILE] [--json]\n"
     "                                         shortest path lengths (Bellman-Ford) over the file's weights:\n"
     "                                         one per vertex, 'inf' where unreached\n"
     "  pagerank GRAPH [--damping 0.85] [--iterations 20] [--undirected] [-o FILE] [--json]\n"

@@ -444,6 +444,15 @@ TEST_CASE("bfs --parents, sssp, pagerank and cc write one line per vertex", "[cl
   CHECK(j.out.find("\"reached\":4") != std::string::npos);
   CHECK(j.out.find("\"values\":[0,3,1,2,null]") != std::string::npos);
   CHECK(run("sssp " + g).status == 1);  // no source
+  // Delta-stepping: the same distances where the weights are nonnegative, an error otherwise.
+  const std::string pos = write_temp("/tmp/tgb_cli_vec_pos.txt", "0 1 4\n0 2 1\n2 1 2\n1 3 1\n");
+  CHECK(run("sssp " + pos + " --source 0 --delta 1.5").out == "0\n3\n1\n4\n");
+  CHECK(run("sssp " + pos + " --source 0 --delta 0 --json").out.find("\"method\":\"delta-stepping\"") !=
+        std::string::npos);
+  std::remove(pos.c_str());
+  const result negd = run("sssp " + g + " --source 0 --delta 1");
+  CHECK(negd.status == 2);
+  CHECK(negd.err.find("negative edge weight") != std::string::npos);
   const result far = run("sssp " + g + " --source 5");
   CHECK(far.status == 2);
   CHECK(far.err.find("source 5") != std::string::npos);

@@ -357,3 +357,36 @@ TEST_CASE("connected_components on random graphs equals union-find", "[algorithm
     }
   }
 }
+
+TEST_CASE("sssp_delta_stepping equals Bellman-Ford on nonnegative weights", "[algorithms][sssp][delta]") {
+  const double inf = std::numeric_limits<double>::infinity();
+  const auto A = graph(5, {{0, 1, 4}, {0, 2, 1}, {2, 1, 2}, {1, 3, 1}});
+  for (double delta : {0.0, 0.5, 1.0, 3.0, 100.0}) {
+    INFO("delta " << delta);
+    REQUIRE(dense(sssp_delta_stepping(A, 0, {delta}).distance, inf) == std::vector<double>{0, 3, 1, 4, inf});
+  }
+  // Zero weights, a self-loop, a pattern (bool) graph.
+  REQUIRE(dense(sssp_delta_stepping(graph(3, {{0, 1, 0}, {1, 1, 0}, {1, 2, 0}}), 0).distance, inf) ==
+          std::vector<double>{0, 0, 0});
+  const auto B = Matrix<bool>::from_coo(3, 3, std::vector<index_t>{0, 1}, std::vector<index_t>{1, 2},
+                                        std::vector<bool>{true, true}, first{});
+  REQUIRE(dense(sssp_delta_stepping(B, 0).distance, inf) == std::vector<double>{0, 1, 2});
+  REQUIRE_THROWS_AS(sssp_delta_stepping(graph(3, {{0, 1, 2}, {1, 2, -1}}), 0), invalid_value);
+  REQUIRE_THROWS_AS(sssp_delta_stepping(A, 0, {-1.0}), invalid_value);
+  REQUIRE_THROWS_AS(sssp_delta_stepping(A, 5), invalid_index);
+  REQUIRE_THROWS_AS(sssp_delta_stepping(Matrix<double>(2, 3), 0), dimension_mismatch);
+
+  std::mt19937_64 rng(57);
+  for (index_t n : {1, 16, 90, 500}) {
+    for (double hi : {1.0, 10.0}) {
+      const edge_list e = random_graph(rng, n, 4.0, 0, hi);  // weights in quarters from 0
+      const index_t s = std::uniform_int_distribution<index_t>(0, n - 1)(rng);
+      std::vector<double> want;
+      REQUIRE(array_bellman_ford(n, e, s, want));
+      for (double delta : {0.0, 0.25, 2.0, 50.0}) {
+        INFO("n " << n << " max weight " << hi << " source " << s << " delta " << delta);
+        REQUIRE(dense(sssp_delta_stepping(graph(n, e), s, {delta}).distance, inf) == want);
+      }
+    }
+  }
+}

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """An independent oracle for the graph commands written on the Vector
-operations: runs the built `tgb` CLI (bfs --parents, sssp, pagerank, cc) on
+operations: runs the built `tgb` CLI (bfs --parents, sssp with and without
+--delta, pagerank, cc) on
 graphs of tests/data and on random graphs written here, and compares with
 networkx 3.x (and, for PageRank, with the LDBC Graphalytics formula written
 out below in plain Python).
@@ -156,6 +157,17 @@ def check_graph(name, path, n, edges, tmp, sources):
             elif g == "inf" or not close(float(g), want[v], 1e-9):
                 fail("%s sssp %d: vertex %d at %s, networkx says %r" % (name, s, v, g, want[v]))
                 break
+    # Delta-stepping, where the weights are nonnegative.
+    if all(w >= 0 for _, _, w in edges):
+        s = sources[-1]
+        want = nx.single_source_dijkstra_path_length(G, s, weight="weight")
+        got = lines_of(["sssp", path, "--source", str(s), "--delta", "0"], tmp)
+        checks += 1
+        bad = [v for v in range(n) if (got[v][0] == "inf") != (v not in want)
+               or (v in want and not close(float(got[v][0]), want[v], 1e-9))]
+        if bad:
+            fail("%s sssp --delta %d: vertex %d at %s, networkx (Dijkstra) says %r"
+                 % (name, s, bad[0], got[bad[0]][0], want.get(bad[0])))
     # PageRank: the Graphalytics formula at 20 iterations, and networkx's
     # (uniform dangling, as Graphalytics) against 200 iterations of tgb.
     got = [float(x[0]) for x in lines_of(["pagerank", path], tmp)]
