@@ -22,6 +22,9 @@ int cmd_demo(const std::vector<std::string>& args);
 int cmd_tc(const std::vector<std::string>& args);
 int cmd_bfs(const std::vector<std::string>& args);
 int cmd_mcl(const std::vector<std::string>& args);
+int cmd_sssp(const std::vector<std::string>& args);
+int cmd_pagerank(const std::vector<std::string>& args);
+int cmd_cc(const std::vector<std::string>& args);
 
 // Options of `tgb mxm` after parsing.
 struct mxm_options {

@@ -1,10 +1,13 @@
-// tgb command line: the graph algorithms, `tc`, `bfs` and `mcl`.
+// tgb command line: the graph algorithms, `tc`, `bfs`, `mcl`, and the ones
+// written on the Vector operations, `sssp`, `pagerank` and `cc` (and `bfs
+// --parents`), which run on the host.
 #include <omp.h>
 
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <iomanip>
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -18,8 +21,12 @@ namespace {
 
 struct graph_args {
   std::string file, out, backend = "auto";
-  bool json = false, undirected = false, quiet = false;
+  bool json = false, undirected = false, quiet = false, parents = false;
   std::vector<std::string> sources;
+  std::string source;
+  double damping = 0.85;
+  long iterations = 20;
+  double delta = -1;  // sssp --delta: delta-stepping's bucket width (0: automatic); < 0: Bellman-Ford
   double inflation = 2.0, prune = 1e-4;
   long max_iter = 100, select = 1100, recover = 1400;
   std::size_t max_memory = 0;  // the budget in bytes, after parse()
@@ -65,6 +72,11 @@ graph_args parse(const std::string& cmd, const std::vector<std::string>& args) {
     else if ((a == "-o" || a == "--output") && cmd != "tc") g.out = value();
     else if (a == "--undirected" && cmd != "tc") g.undirected = true;
     else if (a == "--sources" && cmd == "bfs") g.sources = split(value(), ',');
+    else if (a == "--parents" && cmd == "bfs") g.parents = true;
+    else if (a == "--source" && cmd == "sssp") g.source = value();
+    else if (a == "--delta" && cmd == "sssp") g.delta = number(cmd, a, value(), 0, 1e300);
+    else if (a == "--damping" && cmd == "pagerank") g.damping = number(cmd, a, value(), 0, 1);
+    else if (a == "--iterations" && cmd == "pagerank") g.iterations = integer(cmd, a, value(), 0, 1000000);
     else if (a == "-I" && cmd == "mcl") g.inflation = number(cmd, a, value(), 1e-3, 1e3);
     else if (a == "--prune" && cmd == "mcl") g.prune = number(cmd, a, value(), 0, 1);
     else if (a == "--max-iter" && cmd == "mcl") g.max_iter = integer(cmd, a, value(), 0, 100000);
@@ -92,7 +104,8 @@ backend choose(const graph_args& g) {
   return preferred_backend();
 }
 
-// The graph, duplicates merged, on the chosen backend.
+// The graph, duplicates merged, on the chosen backend. The graph commands
+// but tc read it as fp64, so that weighted and pattern files both load.
 template <class T>
 Matrix<T> load(const graph_args& g, backend where) {
   io::read_options ro;
@@ -127,9 +140,109 @@ struct sink {
   }
 };
 
+// `tgb COMMAND --help`: the command's usage on stdout.
+bool print_help(const std::string& cmd, const std::vector<std::string>& args) {
+  bool asked = false;
+  for (const auto& a : args) asked = asked || a == "--help" || a == "-h";
+  if (!asked) return false;
+  static const std::pair<const char*, const char*> text[] = {
+      {"tc", "usage: tgb tc GRAPH [--backend auto|host|cuda] [--json] [--max-memory SIZE]\n"
+             "  triangles of the undirected graph: 'triangles: N'\n"},
+      {"bfs", "usage: tgb bfs GRAPH --sources 0,5,9 [--parents] [--undirected] [-o FILE] [--backend B] [--json]\n"
+              "  BFS levels from every source at once: one line per vertex, one level per source, -1 where\n"
+              "  unreached. With --parents (one source only, host): 'LEVEL PARENT' per vertex, -1 -1 where\n"
+              "  unreached; the source is its own parent.\n"},
+      {"mcl", "usage: tgb mcl GRAPH [-I 2.0] [--prune 1e-4] [-S 1100] [-R 1400] [--max-iter N] [--undirected]\n"
+              "               [-o FILE] [--backend B] [--quiet]\n"
+              "  Markov clustering: one cluster per line, largest first\n"},
+      {"sssp", "usage: tgb sssp GRAPH --source S [--delta D] [--undirected] [-o FILE] [--json]\n"
+               "  single-source shortest paths (Bellman-Ford, host) over the file's weights (pattern files:\n"
+               "  weight 1): one distance per vertex, 'inf' where unreached; a negative cycle reachable from S\n"
+               "  is an error (exit status 2). --delta D: delta-stepping with buckets of width D (0: the mean\n"
+               "  weight), nonnegative weights only\n"},
+      {"pagerank", "usage: tgb pagerank GRAPH [--damping 0.85] [--iterations 20] [--undirected] [-o FILE] [--json]\n"
+                   "  PageRank as LDBC Graphalytics defines it (fixed iterations, dangling rank spread evenly,\n"
+                   "  host): one rank per vertex\n"},
+      {"cc", "usage: tgb cc GRAPH [-o FILE] [--json]\n"
+             "  (weakly) connected components, host: one component id per vertex, the smallest vertex id\n"
+             "  of its component\n"},
+  };
+  for (const auto& [name, t] : text)
+    if (cmd == name) std::cout << t;
+  std::cout << "GRAPH is Matrix Market or an edge list (0-based 'src dst [weight]', optionally .gz); vertex ids\n"
+               "in the output are 0-based. Every graph command takes --max-memory SIZE.\n";
+  finish_stdout();
+  return true;
+}
+
+// The algorithms on the Vector operations run on the host: auto and host
+// load the graph there; --backend cuda keeps it on the GPU, where the vector
+// operations throw not_implemented (nothing is copied behind the user).
+backend vector_backend(const graph_args& g) { return g.backend == "cuda" ? choose(g) : backend::host; }
+
+// With --json, the summary (`head`, fields without braces) and, without -o,
+// the per-vertex values as "values"; the lines go to -o FILE, or to stdout
+// without --json.
+void per_vertex(const graph_args& g, const std::string& head, const std::vector<std::string>& lines,
+                const std::vector<std::string>& json_values) {
+  if (g.json) {
+    std::cout << "{" << head;
+    if (g.out.empty()) {
+      std::cout << ",\"values\":[";
+      for (std::size_t v = 0; v < json_values.size(); ++v) std::cout << (v ? "," : "") << json_values[v];
+      std::cout << "]";
+    }
+    std::cout << "}\n";
+    if (g.out.empty()) {
+      finish_stdout();
+      return;
+    }
+  }
+  sink out(g.out);
+  for (const auto& l : lines) *out.os << l << '\n';
+  out.done();
+}
+
+std::string head_of(const char* cmd, const graph_args& g, backend where, index_t n) {
+  return std::string("\"command\":\"") + cmd + "\",\"file\":\"" + json_escape(g.file) + "\",\"backend\":\"" +
+         backend_name(where) + "\",\"vertices\":" + std::to_string(n);
+}
+
+std::string real_text(double x) {
+  std::ostringstream s;
+  s << std::setprecision(17) << x;
+  return s.str();
+}
+
+int bfs_parents(const graph_args& g) {
+  if (g.sources.size() != 1) throw usage_error("tgb bfs: --parents takes exactly one source");
+  const backend where = vector_backend(g);
+  const Matrix<double> A = load<double>(g, where);
+  bfs_options opt;
+  opt.symmetrize = g.undirected;
+  const index_t s = integer("bfs", "--sources", g.sources[0], 0, 0x7fffffffffffffffL);
+  const auto t0 = std::chrono::steady_clock::now();
+  const bfs_result r = in_context("tgb bfs: searching " + g.file, [&] { return bfs(A, s, opt); });
+  const double sec = seconds_since(t0);
+  const index_t n = A.nrows();
+  std::vector<std::string> lines(static_cast<std::size_t>(n)), js(static_cast<std::size_t>(n));
+  for (index_t v = 0; v < n; ++v) {
+    const std::string l = std::to_string(r.level.present()[v] ? r.level.values()[v] : -1);
+    const std::string p = std::to_string(r.parent.present()[v] ? r.parent.values()[v] : -1);
+    lines[static_cast<std::size_t>(v)] = l + " " + p;
+    js[static_cast<std::size_t>(v)] = "[" + l + "," + p + "]";
+  }
+  per_vertex(g, head_of("bfs", g, where, n) + ",\"sources\":[" + std::to_string(s) + "],\"reached\":[" +
+                    std::to_string(r.level.nvals()) + "],\"push_steps\":" + std::to_string(r.push_steps) +
+                    ",\"pull_steps\":" + std::to_string(r.pull_steps) + ",\"seconds\":" + real_text(sec),
+             lines, js);
+  return 0;
+}
+
 }  // namespace
 
 int cmd_tc(const std::vector<std::string>& args) {
+  if (print_help("tc", args)) return 0;
   const graph_args g = parse("tc", args);
   const backend where = choose(g);
   const Matrix<bool> A = load<bool>(g, where);
@@ -147,10 +260,12 @@ int cmd_tc(const std::vector<std::string>& args) {
 }
 
 int cmd_bfs(const std::vector<std::string>& args) {
+  if (print_help("bfs", args)) return 0;
   const graph_args g = parse("bfs", args);
   if (g.sources.empty()) throw usage_error("tgb bfs: give the sources with --sources 0,5,9");
+  if (g.parents) return bfs_parents(g);
   const backend where = choose(g);
-  const Matrix<bool> A = load<bool>(g, where);
+  const Matrix<double> A = load<double>(g, where);
   std::vector<index_t> src;
   for (const auto& s : g.sources) src.push_back(integer("bfs", "--sources", s, 0, 0x7fffffffffffffffL));
   msbfs_options opt;
@@ -203,6 +318,7 @@ int cmd_bfs(const std::vector<std::string>& args) {
 }
 
 int cmd_mcl(const std::vector<std::string>& args) {
+  if (print_help("mcl", args)) return 0;
   const graph_args g = parse("mcl", args);
   const backend where = choose(g);
   Matrix<double> A = load<double>(g, where);
@@ -244,6 +360,84 @@ int cmd_mcl(const std::vector<std::string>& args) {
     *out.os << line;
   }
   out.done();
+  return 0;
+}
+
+int cmd_sssp(const std::vector<std::string>& args) {
+  if (print_help("sssp", args)) return 0;
+  const graph_args g = parse("sssp", args);
+  if (g.source.empty()) throw usage_error("tgb sssp: give the source with --source S");
+  const index_t s = integer("sssp", "--source", g.source, 0, 0x7fffffffffffffffL);
+  const backend where = vector_backend(g);
+  Matrix<double> A = load<double>(g, where);
+  if (g.undirected) {
+    Matrix<double> S(A.nrows(), A.ncols());
+    S.to(where);
+    ewise_add(S, no_mask, no_accum, min{}, A, A, descriptor{}.with_transpose_b());
+    A.swap(S);
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  const sssp_result r =
+      in_context("tgb sssp: shortest paths in " + g.file, [&] {
+        return g.delta >= 0 ? sssp_delta_stepping(A, s, {g.delta}) : sssp_bellman_ford(A, s);
+      });
+  const double sec = seconds_since(t0);
+  const index_t n = A.nrows();
+  std::vector<std::string> lines(static_cast<std::size_t>(n)), js(static_cast<std::size_t>(n));
+  for (index_t v = 0; v < n; ++v) {
+    const bool has = r.distance.present()[v];
+    lines[static_cast<std::size_t>(v)] = has ? real_text(r.distance.values()[v]) : "inf";
+    js[static_cast<std::size_t>(v)] = has ? lines[static_cast<std::size_t>(v)] : "null";
+  }
+  per_vertex(g, head_of("sssp", g, where, n) + ",\"source\":" + std::to_string(s) +
+                    ",\"reached\":" + std::to_string(r.distance.nvals()) + ",\"rounds\":" + std::to_string(r.rounds) +
+                    ",\"method\":\"" + (g.delta >= 0 ? "delta-stepping" : "bellman-ford") + "\"" +
+                    ",\"seconds\":" + real_text(sec),
+             lines, js);
+  return 0;
+}
+
+int cmd_pagerank(const std::vector<std::string>& args) {
+  if (print_help("pagerank", args)) return 0;
+  const graph_args g = parse("pagerank", args);
+  const backend where = vector_backend(g);
+  const Matrix<double> A = load<double>(g, where);
+  pagerank_options opt;
+  opt.damping = g.damping;
+  opt.iterations = static_cast<int>(g.iterations);
+  const auto t0 = std::chrono::steady_clock::now();
+  const Vector<double> pr = in_context("tgb pagerank: ranking " + g.file, [&] {
+    return g.undirected ? pagerank(detail::graph_pattern(A, true), opt) : pagerank(A, opt);
+  });
+  const double sec = seconds_since(t0);
+  const index_t n = A.nrows();
+  std::vector<std::string> lines(static_cast<std::size_t>(n));
+  for (index_t v = 0; v < n; ++v) lines[static_cast<std::size_t>(v)] = real_text(pr.values()[v]);
+  per_vertex(g, head_of("pagerank", g, where, n) + ",\"damping\":" + real_text(opt.damping) +
+                    ",\"iterations\":" + std::to_string(opt.iterations) + ",\"seconds\":" + real_text(sec),
+             lines, lines);
+  return 0;
+}
+
+int cmd_cc(const std::vector<std::string>& args) {
+  if (print_help("cc", args)) return 0;
+  const graph_args g = parse("cc", args);
+  const backend where = vector_backend(g);
+  const Matrix<double> A = load<double>(g, where);
+  const auto t0 = std::chrono::steady_clock::now();
+  const Vector<std::int64_t> c =
+      in_context("tgb cc: components of " + g.file, [&] { return connected_components(A); });
+  const double sec = seconds_since(t0);
+  const index_t n = A.nrows();
+  std::vector<std::string> lines(static_cast<std::size_t>(n));
+  index_t count = 0;
+  for (index_t v = 0; v < n; ++v) {
+    lines[static_cast<std::size_t>(v)] = std::to_string(c.values()[v]);
+    count += c.values()[v] == v;
+  }
+  per_vertex(g, head_of("cc", g, where, n) + ",\"components\":" + std::to_string(count) +
+                    ",\"seconds\":" + real_text(sec),
+             lines, lines);
   return 0;
 }
 

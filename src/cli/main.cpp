@@ -22,16 +22,25 @@ const char* kUsage =
     "          [--backend auto|host|cuda] [--repeat N] [--json]\n"
     "                                         C<M> = accum(C0, A*B) over a semiring; C as Matrix Market\n"
     "  tc GRAPH [--backend B] [--json]        triangles of the undirected graph: 'triangles: N'\n"
-    "  bfs GRAPH --sources 0,5,9 [--undirected] [-o FILE] [--backend B] [--json]\n"
+    "  bfs GRAPH --sources 0,5,9 [--parents] [--undirected] [-o FILE] [--backend B] [--json]\n"
     "                                         BFS levels from every source at once: one line per vertex,\n"
-    "                                         one level per source, -1 where unreached\n"
+    "                                         one level per source, -1 where unreached; --parents (one\n"
+    "                                         source): 'LEVEL PARENT' per vertex\n"
     "  mcl GRAPH [-I 2.0] [--prune 1e-4] [-S 1100] [-R 1400] [--max-iter N] [--undirected]\n"
     "          [-o FILE] [--backend B] [--quiet]\n"
     "                                         Markov clustering: one cluster per line, largest first\n"
+    "  sssp GRAPH --source S [--delta D] [--undirected] [-o FILE] [--json]\n"
+    "                                         shortest path lengths (Bellman-Ford) over the file's weights:\n"
+    "                                         one per vertex, 'inf' where unreached\n"
+    "  pagerank GRAPH [--damping 0.85] [--iterations 20] [--undirected] [-o FILE] [--json]\n"
+    "                                         PageRank as LDBC Graphalytics defines it: one rank per vertex\n"
+    "  cc GRAPH [-o FILE] [--json]            (weakly) connected components: per vertex the smallest id\n"
+    "                                         of its component\n"
     "  demo [--data DIR]                      the algorithms and products on bundled real graphs\n"
     "GRAPH is Matrix Market or an edge list (0-based 'src dst [weight]', optionally .gz);\n"
-    "B is auto (the GPU when there is one), host or cuda.\n"
-    "info, mxm, tc, bfs and mcl take --max-memory SIZE (4G, 512M, bytes): the budget for all\n"
+    "B is auto (the GPU when there is one), host or cuda; sssp, pagerank, cc and bfs --parents run on\n"
+    "the host (with --backend cuda they fail: not implemented). 'tgb COMMAND --help' for one command.\n"
+    "info, mxm and the graph commands take --max-memory SIZE (4G, 512M, bytes): the budget for all\n"
     "host memory, reads included (default: physical memory).\n"
     "  help                                   this text\n";
 
@@ -73,6 +82,9 @@ int main(int argc, char** argv) {
     if (cmd == "tc") return tgb::cli::cmd_tc(args);
     if (cmd == "bfs") return tgb::cli::cmd_bfs(args);
     if (cmd == "mcl") return tgb::cli::cmd_mcl(args);
+    if (cmd == "sssp") return tgb::cli::cmd_sssp(args);
+    if (cmd == "pagerank") return tgb::cli::cmd_pagerank(args);
+    if (cmd == "cc") return tgb::cli::cmd_cc(args);
     throw tgb::cli::usage_error("unknown command '" + cmd + "' (try 'tgb help')");
   } catch (const tgb::cli::usage_error& e) {
     std::cerr << "tgb: usage error: " << one_line(e.what()) << "\n";

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <random>
@@ -426,4 +427,64 @@ TEST_CASE("a killed mxm -o leaves the old file or the whole new one", "[cli][ato
   for (const auto& t : temps()) std::remove(t.c_str());
   std::remove(out.c_str());
   rmdir(dir.c_str());
+}
+
+TEST_CASE("bfs --parents, sssp, pagerank and cc write one line per vertex", "[cli][algorithms][vector]") {
+  // 0 -> 1 (4), 0 -> 2 (1), 2 -> 1 (2), 1 -> 3 (-1); 4 alone.
+  const std::string g = write_temp("/tmp/tgb_cli_vec_graph.mtx",
+                                   "%%MatrixMarket matrix coordinate real general\n5 5 4\n"
+                                   "1 2 4\n1 3 1\n3 2 2\n2 4 -1\n");
+  CHECK(run("bfs " + g + " --sources 0 --parents").out == "0 0\n1 0\n1 0\n2 1\n-1 -1\n");
+  CHECK(run("bfs " + g + " --sources 0,1 --parents").status == 1);
+  const std::string out = "/tmp/tgb_cli_vec_out.txt";
+  CHECK(run("sssp " + g + " --source 0 -o " + out).status == 0);
+  CHECK(slurp(out) == "0\n3\n1\n2\ninf\n");
+  std::remove(out.c_str());
+  const result j = run("sssp " + g + " --source 0 --json");
+  CHECK(j.out.find("\"reached\":4") != std::string::npos);
+  CHECK(j.out.find("\"values\":[0,3,1,2,null]") != std::string::npos);
+  CHECK(run("sssp " + g).status == 1);  // no source
+  // Delta-stepping: the same distances where the weights are nonnegative, an error otherwise.
+  const std::string pos = write_temp("/tmp/tgb_cli_vec_pos.txt", "0 1 4\n0 2 1\n2 1 2\n1 3 1\n");
+  CHECK(run("sssp " + pos + " --source 0 --delta 1.5").out == "0\n3\n1\n4\n");
+  CHECK(run("sssp " + pos + " --source 0 --delta 0 --json").out.find("\"method\":\"delta-stepping\"") !=
+        std::string::npos);
+  std::remove(pos.c_str());
+  const result negd = run("sssp " + g + " --source 0 --delta 1");
+  CHECK(negd.status == 2);
+  CHECK(negd.err.find("negative edge weight") != std::string::npos);
+  const result far = run("sssp " + g + " --source 5");
+  CHECK(far.status == 2);
+  CHECK(far.err.find("source 5") != std::string::npos);
+  CHECK(run("cc " + g).out == "0\n0\n0\n0\n4\n");
+  CHECK(run("cc " + g + " --json").out.find("\"components\":2") != std::string::npos);
+  // PageRank: the pagerank of the library, digit for digit; ranks sum to 1.
+  const auto A = io::read_matrix_market<double>(g);
+  pagerank_options po;
+  po.damping = 0.5;
+  po.iterations = 7;
+  const auto pr = pagerank(A, po);
+  const result p = run("pagerank " + g + " --damping 0.5 --iterations 7");
+  CHECK(p.status == 0);
+  std::istringstream in(p.out);
+  double sum = 0, x;
+  for (index_t v = 0; v < 5; ++v) {
+    REQUIRE(in >> x);
+    CHECK(x == *pr.get(v));
+    sum += x;
+  }
+  CHECK(std::fabs(sum - 1) < 1e-12);
+  CHECK(run("pagerank " + g + " --damping 2").status == 1);
+  // A reachable negative cycle exits 2 naming it.
+  const std::string c = write_temp("/tmp/tgb_cli_vec_cycle.txt", "0 1 1\n1 2 -3\n2 1 1\n");
+  const result neg = run("sssp " + c + " --source 0");
+  CHECK(neg.status == 2);
+  CHECK(neg.err.find("negative cycle") != std::string::npos);
+  for (const char* cmd : {"sssp", "pagerank", "cc", "bfs", "tc", "mcl"}) {
+    const result h = run(std::string(cmd) + " --help");
+    CHECK(h.status == 0);
+    CHECK(h.out.find(std::string("usage: tgb ") + cmd) != std::string::npos);
+  }
+  std::remove(g.c_str());
+  std::remove(c.c_str());
 }

@@ -1,0 +1,140 @@
+// tgb: single-source breadth-first search with levels and parents, written on
+// the Vector operations (the GraphBLAS formulation LAGraph describes, with
+// Beamer's direction optimization). The frontier q holds, at each vertex just
+// reached, that vertex's own id, so that one product hands every newly reached
+// vertex a parent:
+//   push: q<!struct(parent), replace> = q any.first A    (vxm over the frontier's rows)
+//   pull: q<!struct(parent), replace> = A' any.second q  (mxv over the unvisited rows of A')
+//   parent<struct(q)> = q; level<struct(q)> = d; q(i) = i
+// The any monoid is terminal: the pull stops at an unvisited vertex's first
+// frontier in-neighbour.
+//
+// Host only: the Vector operations throw not_implemented when A lives on the
+// GPU, and bfs lets that error through (nothing is copied behind the caller).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "tgb/operations.hpp"
+#include "tgb/vector_operations.hpp"
+
+namespace tgb {
+
+enum class bfs_direction {
+  automatic,  // push while the frontier is small, pull while it is large (Beamer)
+  push,       // always vxm over the frontier
+  pull,       // always mxv over the unvisited vertices (builds A')
+};
+
+struct bfs_options {
+  bfs_direction direction = bfs_direction::automatic;
+  // Beamer's switches: push -> pull when the frontier's out-edges exceed the
+  // unexplored edges / alpha; pull -> push when the frontier holds fewer than
+  // n / beta vertices.
+  double alpha = 14.0;
+  double beta = 24.0;
+  // Follow edges both ways (the pattern of A + A') instead of as stored
+  // (A(i, j) is an edge from i to j).
+  bool symmetrize = false;
+};
+
+struct bfs_result {
+  Vector<std::int64_t> level;   // level(v): hops from the source; absent where unreached
+  Vector<std::int64_t> parent;  // parent(v): v's predecessor on a shortest path; parent(source) = source
+  index_t pull_steps = 0;       // levels computed by the pull (mxv) path
+  index_t push_steps = 0;       // levels computed by the push (vxm) path
+};
+
+namespace detail {
+template <class T>
+void check_graph_source(const char* algo, const Matrix<T>& A, index_t source) {
+  if (A.nrows() != A.ncols())
+    throw dimension_mismatch(std::string("tgb::") + algo + ": the adjacency matrix must be square, not " +
+                             std::to_string(A.nrows()) + " x " + std::to_string(A.ncols()));
+  if (source < 0 || source >= A.nrows())
+    throw invalid_index(std::string("tgb::") + algo + ": source " + std::to_string(source) +
+                        " is not a vertex of a graph with " + std::to_string(A.nrows()) + " vertices");
+}
+
+// The edges of A as a bool pattern, optionally with A' added.
+template <class T>
+Matrix<bool> graph_pattern(const Matrix<T>& A, bool symmetrize) {
+  const index_t n = A.nrows();
+  Matrix<bool> P(n, n);
+  P.to(A.location());
+  apply(P, no_mask, no_accum, one{}, A);
+  if (symmetrize) {
+    Matrix<bool> S(n, n);
+    S.to(A.location());
+    ewise_add(S, no_mask, no_accum, lor{}, P, P, descriptor{}.with_transpose_b());
+    P.swap(S);
+  }
+  return P;
+}
+}  // namespace detail
+
+template <class T>
+bfs_result bfs(const Matrix<T>& A, index_t source, const bfs_options& opt = {}) {
+  detail::check_graph_source("bfs", A, source);
+  if (!(opt.alpha > 0) || !(opt.beta > 0))
+    throw invalid_value("tgb::bfs: alpha and beta must be positive, not " + std::to_string(opt.alpha) + " and " +
+                        std::to_string(opt.beta));
+  const index_t n = A.nrows();
+  const Matrix<bool> P = detail::graph_pattern(A, opt.symmetrize);
+
+  bfs_result r{Vector<std::int64_t>(n), Vector<std::int64_t>(n)};
+  Vector<std::int64_t> q(n);
+  q.set(source, source);
+  r.parent.set(source, source);
+  r.level.set(source, 0);
+
+  // Out-degrees, for Beamer's edge counts (automatic only).
+  const bool automatic = opt.direction == bfs_direction::automatic;
+  Vector<std::int64_t> deg(n), fdeg(n);
+  std::int64_t unexplored = 0;
+  if (automatic) {
+    Vector<std::int64_t> ones(n);
+    Matrix<std::int64_t> Pi(n, n);
+    Pi.to(A.location());
+    apply(Pi, no_mask, no_accum, one{}, P);
+    reduce(deg, no_mask, no_accum, plus_monoid{}, Pi);
+    unexplored = reduce(plus_monoid{}, deg);
+  }
+  Matrix<bool> AT;  // A', made the first time the pull runs
+  bool have_at = false;
+  bool pulling = opt.direction == bfs_direction::pull;
+
+  const descriptor replace = descriptor{}.with_replace();
+  for (std::int64_t d = 1; q.nvals() > 0; ++d) {
+    if (automatic) {
+      ewise_mult(fdeg, no_mask, no_accum, first{}, deg, q);
+      const std::int64_t frontier_edges = reduce(plus_monoid{}, fdeg);
+      unexplored -= frontier_edges;
+      if (!pulling && static_cast<double>(frontier_edges) > static_cast<double>(unexplored) / opt.alpha)
+        pulling = true;
+      else if (pulling && static_cast<double>(q.nvals()) < static_cast<double>(n) / opt.beta)
+        pulling = false;
+    }
+    if (pulling) {
+      if (!have_at) {
+        AT = Matrix<bool>(n, n);
+        AT.to(A.location());
+        transpose(AT, no_mask, no_accum, P);
+        have_at = true;
+      }
+      mxv(q, complement(structure(r.parent)), no_accum, any_second, AT, q, replace);
+      ++r.pull_steps;
+    } else {
+      vxm(q, complement(structure(r.parent)), no_accum, any_first, q, P, replace);
+      ++r.push_steps;
+    }
+    if (q.nvals() == 0) break;
+    assign(r.parent, structure(q), no_accum, q, all);
+    assign(r.level, structure(q), no_accum, d, all);
+    apply_index(q, no_mask, no_accum, rowindex{}, q, 0);
+  }
+  return r;
+}
+
+}  // namespace tgb

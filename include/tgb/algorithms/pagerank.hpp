@@ -1,0 +1,68 @@
+// tgb: PageRank as LDBC Graphalytics defines it, written on the Vector
+// operations. With n vertices, damping d and out-degree outdeg(u) (edges as
+// stored: A(u, v) is an edge from u to v; weights are ignored):
+//   PR_0(v) = 1 / n
+//   PR_i(v) = (1 - d) / n + d * sum over u -> v of PR_{i-1}(u) / outdeg(u)
+//                         + d / n * sum over dangling w (outdeg 0) of PR_{i-1}(w)
+// for a fixed number of iterations (no convergence test), as LAGraph's
+// LAGr_PageRankGX. Each iteration is
+//   w = PR ./ outdeg                     (ewise_mult, non-dangling vertices only)
+//   t = w plus.first A                   (vxm)
+//   PR = c, then PR += d * t             (assign, apply with accumulator)
+// where c = (1 - d) / n + d / n * (sum of PR - sum of PR over non-dangling).
+//
+// Host only: the Vector operations throw not_implemented when A lives on the
+// GPU, and the error is let through (nothing is copied behind the caller).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "tgb/operations.hpp"
+#include "tgb/vector_operations.hpp"
+
+namespace tgb {
+
+struct pagerank_options {
+  double damping = 0.85;  // d, in [0, 1]
+  int iterations = 20;    // fixed count, >= 0
+};
+
+template <class T>
+Vector<double> pagerank(const Matrix<T>& A, const pagerank_options& opt = {}) {
+  if (A.nrows() != A.ncols())
+    throw dimension_mismatch("tgb::pagerank: the adjacency matrix must be square, not " + std::to_string(A.nrows()) +
+                             " x " + std::to_string(A.ncols()));
+  if (!(opt.damping >= 0 && opt.damping <= 1))
+    throw invalid_value("tgb::pagerank: the damping factor must lie in [0, 1], not " + std::to_string(opt.damping));
+  if (opt.iterations < 0)
+    throw invalid_value("tgb::pagerank: the iteration count must not be negative, not " +
+                        std::to_string(opt.iterations));
+  const index_t n = A.nrows();
+  Vector<double> pr(n);
+  if (n == 0) return pr;
+  const double d = opt.damping, nd = static_cast<double>(n);
+  // Out-degrees of the pattern (absent for dangling vertices).
+  Vector<double> outdeg(n);
+  {
+    Matrix<double> ones(n, n);
+    ones.to(A.location());
+    apply(ones, no_mask, no_accum, one{}, A);
+    reduce(outdeg, no_mask, no_accum, plus_monoid{}, ones);
+  }
+  assign(pr, no_mask, no_accum, 1.0 / nd, all);
+  Vector<double> w(n), t(n);
+  for (int it = 0; it < opt.iterations; ++it) {
+    ewise_mult(w, no_mask, no_accum, div{}, pr, outdeg);
+    vxm(t, no_mask, no_accum, plus_first, w, A);
+    // The rank held by dangling vertices: all of it minus the non-dangling part.
+    Vector<double> held(n);
+    ewise_mult(held, no_mask, no_accum, first{}, pr, outdeg);
+    const double dangling = reduce(plus_monoid{}, pr) - reduce(plus_monoid{}, held);
+    assign(pr, no_mask, no_accum, (1 - d) / nd + d / nd * dangling, all);
+    apply(pr, no_mask, plus{}, bind2nd(times{}, d), t);
+  }
+  return pr;
+}
+
+}  // namespace tgb
