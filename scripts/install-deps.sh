@@ -3,7 +3,7 @@
 # Usage: scripts/install-deps.sh [build|test|fuzz]
 #   build: a C++17 compiler, CMake >= 3.24, Ninja or Make; zlib headers
 #          (optional: without them gzip input is off)
-#   test:  also Catch2 (v2 or v3); optional: SuiteSparse:GraphBLAS and mcl
+#   test:  also Catch2 (v2 or v3); optional: SuiteSparse:GraphBLAS, mcl and networkx
 #          (the reference tests), clang-14 with libFuzzer (scripts/fuzz.sh)
 #   fuzz:  clang-14 and its libFuzzer runtime only; exits 1 if they are
 #          missing and cannot be installed (scripts/test.sh then skips fuzzing)
@@ -82,6 +82,8 @@ check_test() {
   fi
   command -v mcl >/dev/null 2>&1 ||
     want "mcl|the mcl program (the MCL reference tests are not built)|apt-get install mcl"
+  python3 -c 'import networkx' >/dev/null 2>&1 ||
+    want "python3-networkx|networkx for Python 3 (the algorithms' networkx test is skipped)|pip install --user networkx"
   have_fuzz ||
     want "clang-14 libclang-rt-14-dev|clang-14 with libFuzzer (fuzzing is skipped)|apt-get install clang-14 libclang-rt-14-dev"
 }
