@@ -10,23 +10,27 @@
 
 namespace tgb::detail::host {
 
+// The union (add = true) or intersection of two patterns of one shape.
+inline tile_pattern merge_patterns(const tile_pattern& A, const tile_pattern& B, bool add) {
+  return assemble_pattern(A.nrows, A.ncols, [&](index_t I, std::vector<tile_index_t>& cols, std::vector<row_bits>& masks) {
+    union_tile_cols(&A, &B, I, cols);
+    masks.resize(16 * cols.size());
+    for (std::size_t k = 0; k < cols.size(); ++k) {
+      const offset_t ta = find_tile(A, I, cols[k]);
+      const offset_t tb = find_tile(B, I, cols[k]);
+      const row_bits* am = ta >= 0 ? &A.row_mask[16 * ta] : nullptr;
+      const row_bits* bm = tb >= 0 ? &B.row_mask[16 * tb] : nullptr;
+      if (add) tile::union_bits(am, bm, &masks[16 * k]);
+      else tile::intersect_bits(am, bm, &masks[16 * k]);
+    }
+  });
+}
+
 // Union (add = true) or intersection of A and B; op where both are stored.
 template <class TC, class TA, class TB, class Op>
 tile_matrix<TC> ewise(const tile_matrix<TA>& A, const tile_matrix<TB>& B, const Op& op, bool add) {
   tile_matrix<TC> T;
-  T.pat = assemble_pattern(A.pat.nrows, A.pat.ncols,
-                           [&](index_t I, std::vector<tile_index_t>& cols, std::vector<row_bits>& masks) {
-                             union_tile_cols(&A.pat, &B.pat, I, cols);
-                             masks.resize(16 * cols.size());
-                             for (std::size_t k = 0; k < cols.size(); ++k) {
-                               const offset_t ta = find_tile(A.pat, I, cols[k]);
-                               const offset_t tb = find_tile(B.pat, I, cols[k]);
-                               const row_bits* am = ta >= 0 ? &A.pat.row_mask[16 * ta] : nullptr;
-                               const row_bits* bm = tb >= 0 ? &B.pat.row_mask[16 * tb] : nullptr;
-                               if (add) tile::union_bits(am, bm, &masks[16 * k]);
-                               else tile::intersect_bits(am, bm, &masks[16 * k]);
-                             }
-                           });
+  T.pat = merge_patterns(A.pat, B.pat, add);
   T.values = buffer<TC>(static_cast<std::size_t>(T.pat.nnz()));
   const index_t tm = T.pat.tile_rows();
 #pragma omp parallel for schedule(dynamic, 16) if (tm > kParallelRows)
@@ -50,17 +54,7 @@ tile_matrix<TC> ewise_union(const tile_matrix<TA>& A, const SA& alpha, const til
   using D = op_domain_t<Op, TA, TB>;
   const D da = cast<D>(alpha), db = cast<D>(beta);
   tile_matrix<TC> T;
-  T.pat = assemble_pattern(A.pat.nrows, A.pat.ncols,
-                           [&](index_t I, std::vector<tile_index_t>& cols, std::vector<row_bits>& masks) {
-                             union_tile_cols(&A.pat, &B.pat, I, cols);
-                             masks.resize(16 * cols.size());
-                             for (std::size_t k = 0; k < cols.size(); ++k) {
-                               const offset_t ta = find_tile(A.pat, I, cols[k]);
-                               const offset_t tb = find_tile(B.pat, I, cols[k]);
-                               tile::union_bits(ta >= 0 ? &A.pat.row_mask[16 * ta] : nullptr,
-                                                tb >= 0 ? &B.pat.row_mask[16 * tb] : nullptr, &masks[16 * k]);
-                             }
-                           });
+  T.pat = merge_patterns(A.pat, B.pat, true);
   T.values = buffer<TC>(static_cast<std::size_t>(T.pat.nnz()));
   const index_t tm = T.pat.tile_rows();
 #pragma omp parallel for schedule(dynamic, 16) if (tm > kParallelRows)
