@@ -9,13 +9,14 @@
 // entries, once for the number of tiles.
 //
 // To arrays: the scalar row pointers (scalar_row_ptr, shared with the row
-// path's CSR of B), then one thread per row writes its columns and values
-// in order (for_row_entries: tiles are sorted by column, so are rows).
+// path's CSR of B), then one warp per tile row writes its rows, columns and
+// values in CSR order (csr.cuh).
 #include <cuda_runtime.h>
 
 #include <string>
 
 #include "tgb/detail/cuda/common.cuh"
+#include "csr.cuh"
 
 namespace tgb::detail::cuda {
 
@@ -137,16 +138,18 @@ __global__ void k_store_rowptr(index_t nrows, const offset_t* off, int_out rowpt
     store_int(rowptr, i, off[i]);
 }
 
+// Rows, columns and values of one entry at its CSR position.
 template <class T>
-__global__ void k_fill_rows(pattern_ref A, const T* values, const offset_t* off, int_out rows, int_out cols,
-                            T* out) {
-  for (index_t i = blockIdx.x * index_t(blockDim.x) + threadIdx.x; i < A.nrows; i += index_t(gridDim.x) * blockDim.x)
-    for_row_entries(A, i, off[i], [&](offset_t p, index_t j, offset_t e) {
-      if (rows.data) store_int(rows, p, i);
-      if (cols.data) store_int(cols, p, j);
-      if (out) out[p] = values[e];
-    });
-}
+struct store_entry {
+  const T* values;
+  int_out rows, cols;
+  T* out;
+  __device__ void operator()(offset_t p, index_t i, index_t j, offset_t e) const {
+    if (rows.data) store_int(rows, p, i);
+    if (cols.data) store_int(cols, p, j);
+    if (out) out[p] = values[e];
+  }
+};
 
 // Throws invalid_value unless p is device (or managed) memory.
 void check_device_pointer(const void* p, const char* what, const char* name) {
@@ -279,8 +282,7 @@ void to_device_arrays(const device_tile_matrix<T>& A, int_out rowptr, int_out ro
   if (rowptr.data)
     k_store_rowptr<<<grid_for(p.nrows + 1, kThreads), kThreads, 0, native(s)>>>(p.nrows, off.data(), rowptr);
   if (p.nnz > 0 && (rows.data || cols.data || values) && p.nrows > 0)
-    k_fill_rows<T><<<grid_for(p.nrows, kThreads), kThreads, 0, native(s)>>>(ref(p), A.values.data(), off.data(), rows,
-                                                                            cols, values);
+    csr::for_entries(p, off.data(), store_entry<T>{A.values.data(), rows, cols, values}, s);
   check(cudaGetLastError(), what);
 }
 

@@ -53,15 +53,6 @@ __global__ void k_work(work_lines L, count_t* out) {
   }
 }
 
-// A pattern's entries in CSR order: global column and position in P's values.
-__global__ void k_csr_fill(index_t nrows, pattern_ref P, const offset_t* row_ptr, index_t* col, offset_t* pos) {
-  for (index_t i = blockIdx.x * index_t(blockDim.x) + threadIdx.x; i < nrows; i += index_t(gridDim.x) * blockDim.x)
-    for_row_entries(P, i, row_ptr[i], [&](offset_t o, index_t j, offset_t e) {
-      col[o] = j;
-      if (pos) pos[o] = e;
-    });
-}
-
 // Row bits and entry count of each mask tile's found entries (16 threads a
 // tile).
 __global__ void k_found_bits(pattern_ref M, const offset_t* found, row_bits* bits, offset_t* count) {
@@ -136,18 +127,6 @@ mxm_work product_work(const device_pattern& A, bool ta, const device_pattern& B,
   w.entries = double(A.nnz) + double(B.nnz);
   w.tiles = double(A.ntiles) + double(B.ntiles);
   return w;
-}
-
-csr_pattern csr_of(const device_pattern& p, stream_t s, bool positions) {
-  csr_pattern c;
-  c.row_ptr = scalar_row_ptr(p, s);
-  c.col = device_buffer<index_t>(p.nnz, s);
-  if (positions) c.pos = device_buffer<offset_t>(p.nnz, s);
-  if (p.nrows && p.nnz)
-    k_csr_fill<<<grid_for(p.nrows, kThreads), kThreads, 0, native(s)>>>(p.nrows, ref(p), c.row_ptr.data(),
-                                                                        c.col.data(), c.pos.data());
-  check(cudaGetLastError(), "CSR view");
-  return c;
 }
 
 device_pattern found_pattern(const device_pattern& M, device_buffer<offset_t>& found, device_buffer<offset_t>& dest,

@@ -36,28 +36,6 @@ __global__ void k_pair_counts(offset_t na, const tile_index_t* a_col, const offs
 
 // ---- the row path's planning (rowpath.cuh) --------------------------------
 
-// Entries of each scalar row of B (len[nrows] = 0 for the scan).
-__global__ void k_row_lengths(index_t nrows, pattern_ref P, offset_t* len) {
-  for (index_t k = blockIdx.x * index_t(blockDim.x) + threadIdx.x; k <= nrows; k += index_t(gridDim.x) * blockDim.x) {
-    offset_t n = 0;
-    if (k < nrows) {
-      const index_t K = k >> tile_shift;
-      const int kk = int(k & (tile_dim - 1));
-      for (offset_t b = P.tile_ptr[K]; b < P.tile_ptr[K + 1]; ++b) n += tile::popcount16(P.row_mask[16 * b + kk]);
-    }
-    len[k] = n;
-  }
-}
-
-// B's entries in CSR order: global column and position in B's values.
-__global__ void k_b_fill(index_t nrows, pattern_ref B, const offset_t* row_ptr, index_t* col, offset_t* pos) {
-  for (index_t k = blockIdx.x * index_t(blockDim.x) + threadIdx.x; k < nrows; k += index_t(gridDim.x) * blockDim.x)
-    for_row_entries(B, k, row_ptr[k], [&](offset_t o, index_t j, offset_t e) {
-      col[o] = j;
-      pos[o] = e;
-    });
-}
-
 // Per entry of A (one thread per tile): its global column, local row, and
 // the length of B's row it meets (len[nnz] = 0 for the scan).
 __global__ void k_a_entries(offset_t na, pattern_ref A, const offset_t* b_row_ptr, index_t* a_k, std::uint8_t* a_r,
@@ -883,8 +861,14 @@ product_plan plan_product(const device_pattern& A, const device_pattern& B, cons
   // Row path, symbolic: each row's sorted keys, tiles and entries.
   rows.b_col = device_buffer<index_t>(B.nnz, s);
   rows.b_pos = device_buffer<offset_t>(B.nnz, s);
-  k_b_fill<<<grid_for(B.nrows, kThreads), kThreads, 0, native(s)>>>(B.nrows, ref(B), rows.b_row_ptr.data(),
-                                                                     rows.b_col.data(), rows.b_pos.data());
+  csr_fill(B, rows.b_row_ptr.data(), rows.b_col.data(), rows.b_pos.data(), s);
+  rows.a_is_b = &A == &B;
+  if (!rows.a_is_b) {
+    csr_pattern a = csr_of(A, s);
+    rows.a_row_ptr.swap(a.row_ptr);
+    rows.a_col.swap(a.col);
+    rows.a_pos.swap(a.pos);
+  }
   rows.keys = device_buffer<std::uint32_t>(rows.key_total, s);
   device_buffer<offset_t> row_tiles(tm, s), row_entries(tm, s);
   check(cudaMemsetAsync(row_tiles.data(), 0, tm * sizeof(offset_t), native(s)), "row path");
@@ -939,14 +923,6 @@ product_plan plan_product(const device_pattern& A, const device_pattern& B, cons
   check(cudaGetLastError(), "row path pattern");
   phase(s, "merge paths");
   return plan;
-}
-
-device_buffer<offset_t> scalar_row_ptr(const device_pattern& p, stream_t s) {
-  device_buffer<offset_t> len(p.nrows + 1, s), ptr(p.nrows + 1, s);
-  k_row_lengths<<<grid_for(p.nrows + 1, kThreads), kThreads, 0, native(s)>>>(p.nrows, ref(p), len.data());
-  check(cudaGetLastError(), "row lengths");
-  exclusive_sum(len.data(), ptr.data(), p.nrows + 1, s);
-  return ptr;
 }
 
 }  // namespace tgb::detail::cuda

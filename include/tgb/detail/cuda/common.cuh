@@ -201,24 +201,9 @@ inline int entry_key_bits(index_t tile_rows, index_t tile_cols) {
 device_pattern pattern_from_sorted_keys(index_t nrows, index_t ncols, const std::uint64_t* key, offset_t n,
                                         stream_t s);
 
-// Scalar CSR row pointers of a pattern (nrows + 1): one thread per row adds
-// up its row's bits over the tiles of its tile row, then a scan.
+// Scalar CSR row pointers of a pattern (nrows + 1): each row's entries
+// summed by one warp per tile row (src/cuda/csr.cu), then a scan.
 device_buffer<offset_t> scalar_row_ptr(const device_pattern& p, stream_t s);
-
-// Calls f(o, j, e) for each entry of scalar row i of P in column order: o
-// its CSR position (counting from o), j its global column, e its position in
-// P's entry arrays.
-template <class F>
-__device__ inline void for_row_entries(const pattern_ref& P, index_t i, offset_t o, F&& f) {
-  const index_t I = i >> tile_shift;
-  const int r = int(i & (tile_dim - 1));
-  for (offset_t t = P.tile_ptr[I]; t < P.tile_ptr[I + 1]; ++t) {
-    const offset_t e0 = P.tile_offset[t];
-    const int qe = r + 1 < tile_dim ? P.row_ptr[16 * t + r + 1] : int(P.tile_offset[t + 1] - e0);
-    const index_t j0 = index_t(P.tile_col[t]) << tile_shift;
-    for (int q = P.row_ptr[16 * t + r]; q < qe; ++q, ++o) f(o, j0 + P.col_idx[e0 + q], e0 + q);
-  }
-}
 
 // Tile row of every tile of a pattern.
 device_buffer<index_t> tile_rows_of(const device_pattern& p, stream_t s);

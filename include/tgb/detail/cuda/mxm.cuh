@@ -64,6 +64,14 @@ void launch_row_numeric(const product_plan& plan, const device_tile_matrix<TA>& 
   if (rows.total() == 0) return;
   const index_t tm = A.pat.tile_rows();
   const rowpath::csr_ref csr{rows.b_row_ptr.data(), rows.b_col.data(), rows.b_pos.data()};
+  const rowpath::csr_ref a_csr =
+      rows.a_is_b ? csr : rowpath::csr_ref{rows.a_row_ptr.data(), rows.a_col.data(), rows.a_pos.data()};
+  const offset_t nb = B.pat.nnz;
+  device_buffer<TB> b_csr_vals(nb, s);
+  if (nb)
+    rowpath::k_gather<TB><<<grid_for(nb, 256), 256, 0, native(s)>>>(nb, rows.b_pos.data(), B.values.data(),
+                                                                   b_csr_vals.data());
+  check(cudaGetLastError(), "row path values");
   auto kernel = rowpath::k_row_numeric<TC, TA, TB, Add, Mul>;
   // Opt in to what the largest non-empty bin needs (not the dense bin's size
   // when it is empty), and say so clearly where the GPU cannot give it.
@@ -85,7 +93,7 @@ void launch_row_numeric(const product_plan& plan, const device_tile_matrix<TA>& 
     const int cap = rowpath::numeric_capacity(b), glog = rowpath::numeric_group_log2(b);
     const std::size_t bytes = rowpath::numeric_bytes<TC>(cap);
     kernel<<<unsigned(rows.count[b]), 16 << glog, bytes, native(s)>>>(
-        rows.list.data() + index_t(b) * tm, cap, glog, ref(A.pat), A.values.data(), csr, B.values.data(),
+        rows.list.data() + index_t(b) * tm, cap, glog, A.pat.nrows, a_csr, A.values.data(), csr, b_csr_vals.data(),
         rows.jmin.data(), rows.keys.data(), rows.key_off.data(), rows.entry_base.data(), add, mul, values);
     check(cudaGetLastError(), "row path numeric");
   }
@@ -97,7 +105,7 @@ void launch_row_numeric(const product_plan& plan, const device_tile_matrix<TA>& 
                                     rows.hub_bits.data(), rows.hub_rank.data()};
     constexpr int kHubThreads = 256;  // 8 (hub, row) warps a block
     rowpath::k_hub_numeric_bitmap<TC, TA, TB><<<grid_for(nh * tile_dim * 32, kHubThreads), kHubThreads, 0, native(s)>>>(
-        H, ref(A.pat), A.values.data(), csr, B.values.data(), rows.jmin.data(), rows.entry_base.data(), add, mul,
+        H, A.pat.nrows, a_csr, A.values.data(), csr, b_csr_vals.data(), rows.jmin.data(), rows.entry_base.data(), add, mul,
         values, written.data());
     check(cudaGetLastError(), "hub numeric");
   } else if (rows.count[rowpath::kHub]) {

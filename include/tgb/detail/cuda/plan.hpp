@@ -30,6 +30,10 @@ struct product_plan {
   struct rows_t {
     device_buffer<offset_t> b_row_ptr, b_pos;
     device_buffer<index_t> b_col;
+    // A in CSR for the numeric passes, unless A is B (a_is_b: B's serves).
+    bool a_is_b = false;
+    device_buffer<offset_t> a_row_ptr, a_pos;
+    device_buffer<index_t> a_col;
     device_buffer<offset_t> a_prod;  // nnz(A) + 1: exclusive sum of B's row lengths over A's entries
     device_buffer<index_t> a_k;      // A's entries: global column
     device_buffer<std::uint8_t> a_r; // A's entries: local row
@@ -148,6 +152,8 @@ struct csr_pattern {
   device_buffer<index_t> col;
 };
 csr_pattern csr_of(const device_pattern& p, stream_t s, bool positions = true);
+// Fills col (and pos, unless null) in CSR order given scalar_row_ptr(p).
+void csr_fill(const device_pattern& p, const offset_t* row_ptr, index_t* col, offset_t* pos, stream_t s);
 
 // C's pattern from the mask M: the entries e of M with found[e] = 1
 // (found holds M.nnz + 1 slots), tiles with none dropped; dest[e] is the

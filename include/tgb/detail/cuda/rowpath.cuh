@@ -30,7 +30,9 @@
 // row r in increasing k and split each B row among the lanes (one B row has
 // distinct columns, so no two lanes meet; the group syncs between k). Each
 // product finds its entry by binary search; products outside the keys are
-// the ones the mask rejected. No atomics: every entry is folded in
+// the ones the mask rejected. B's values are read in CSR order (gathered
+// once per product) and A's next entry is loaded while the current one is
+// folded, so a k costs one round of dependent loads, not four. No atomics: every entry is folded in
 // increasing k by one thread, as on the host. Hub rows: one thread per run of
 // the sorted products folds it in order.
 #pragma once
@@ -110,6 +112,26 @@ __device__ inline product_at locate(const a_ref& Ae, const csr_ref& B, offset_t 
   return product_at{e, B.row_ptr[Ae.k[e]] + (p - Ae.prod[e]), int(Ae.r[e])};
 }
 
+// Calls f(key) for every product of tile row I (in no order), for the
+// symbolic passes: groups of 8 lanes take A's entries in turn and split
+// each one's B row among their lanes. (Locating each product by a binary
+// search over the tile row's entries was a chain of a dozen dependent loads
+// per product: most of the symbolic time on small graphs.)
+template <int Threads, class F>
+__device__ inline void for_row_products(const pattern_ref& A, const a_ref& Ae, const csr_ref& B, index_t I,
+                                        std::uint32_t jmin, F&& f) {
+  constexpr int G = 8;
+  static_assert(Threads % G == 0, "whole groups");
+  const offset_t e0 = row_entry_begin(A, I), e1 = row_entry_end(A, I);
+  const int lane = int(threadIdx.x) % G;
+  for (offset_t e = e0 + int(threadIdx.x) / G; e < e1; e += Threads / G) {
+    const index_t k = Ae.k[e];
+    const int r = int(Ae.r[e]);
+    const offset_t b1 = B.row_ptr[k + 1];
+    for (offset_t b = B.row_ptr[k] + lane; b < b1; b += G) f(make_key(B.col[b], r, jmin));
+  }
+}
+
 // Whether C's position (key) in tile row I passes the mask.
 struct mask_cache {
   index_t J = -1;
@@ -174,14 +196,10 @@ __device__ inline void symbolic_hash(const pattern_ref& A, const a_ref& Ae, cons
   std::uint32_t* ckeys = reinterpret_cast<std::uint32_t*>(smem + blk::table_bytes);
   for (int i = threadIdx.x; i < S; i += Threads) table[i] = kEmpty;
   __syncthreads();
-  const offset_t e0 = row_entry_begin(A, I), e1 = row_entry_end(A, I);
-  const offset_t p1 = Ae.prod[e1];
   mask_cache mc;
-  for (offset_t p = Ae.prod[e0] + threadIdx.x; p < p1; p += Threads) {
-    const product_at x = locate(Ae, B, e0, e1, p);
-    const std::uint32_t key = make_key(B.col[x.b], x.r, jmin);
+  for_row_products<Threads>(A, Ae, B, I, jmin, [&](std::uint32_t key) {
     if (admitted(M, I, jmin, key, mc)) hash_insert<logS>(table, key);
-  }
+  });
   __syncthreads();
   // Compact: thread t owns slots [2 Items t, 2 Items (t + 1)).
   constexpr int per = S / Threads;
@@ -238,15 +256,11 @@ __device__ inline void symbolic_dense(const pattern_ref& A, const a_ref& Ae, con
   __shared__ typename scan_t::TempStorage scan;
   for (int i = threadIdx.x; i < Slots / 32; i += Threads) bits[i] = 0;
   __syncthreads();
-  const offset_t e0 = row_entry_begin(A, I), e1 = row_entry_end(A, I);
-  const offset_t p1 = Ae.prod[e1];
   mask_cache mc;
-  for (offset_t p = Ae.prod[e0] + threadIdx.x; p < p1; p += Threads) {
-    const product_at x = locate(Ae, B, e0, e1, p);
-    const std::uint32_t key = make_key(B.col[x.b], x.r, jmin);
+  for_row_products<Threads>(A, Ae, B, I, jmin, [&](std::uint32_t key) {
     // key < 256 * (span + 1) <= Slots
     if (admitted(M, I, jmin, key, mc)) atomicOr(bits + (key >> 5), 1u << (key & 31));
-  }
+  });
   __syncthreads();
   // Thread t owns positions [16 t, 16 t + 16): half a word.
   std::uint32_t mine = (bits[threadIdx.x >> 1] >> (16 * (threadIdx.x & 1))) & 0xFFFFu;
@@ -290,16 +304,35 @@ __device__ inline int find_key(const std::uint32_t* keys, int n, std::uint32_t k
   return lo < n && keys[lo] == key ? lo : -1;
 }
 
-// Calls f(e, k) for each entry e of A's scalar row r of tile row I, in
-// increasing column k.
+// Calls f(e, k, b0, b1) for each entry e of A's scalar row r of tile row I,
+// in increasing column k, with B's row k at [b0, b1) of its CSR (A in CSR:
+// csr_of, so no walk over the tile row's tiles). The next entry's column
+// and B row are loaded before f runs, so that their loads overlap f's
+// instead of starting a chain of dependent loads per k.
 template <class F>
-__device__ inline void for_a_row(const pattern_ref& A, index_t I, int r, F&& f) {
-  for (offset_t t = A.tile_ptr[I]; t < A.tile_ptr[I + 1]; ++t) {
-    const offset_t te = A.tile_offset[t];
-    const int q0 = A.row_ptr[16 * t + r];
-    const int q1 = r + 1 < tile_dim ? A.row_ptr[16 * t + r + 1] : int(A.tile_offset[t + 1] - te);
-    const index_t k0 = index_t(A.tile_col[t]) << tile_shift;
-    for (int q = q0; q < q1; ++q) f(te + q, k0 + A.col_idx[te + q]);
+__device__ inline void for_a_row(const csr_ref& A, const offset_t* b_row_ptr, index_t nrows, index_t I, int r,
+                                 F&& f) {
+  const index_t i = (I << tile_shift) + r;
+  if (i >= nrows) return;
+  offset_t x = A.row_ptr[i];
+  const offset_t x1 = A.row_ptr[i + 1];
+  if (x >= x1) return;
+  index_t k = A.col[x];
+  offset_t e = A.pos[x], b0 = b_row_ptr[k], b1 = b_row_ptr[k + 1];
+  for (;;) {
+    const bool more = x + 1 < x1;
+    index_t kn = 0;
+    offset_t en = 0, nb0 = 0, nb1 = 0;
+    if (more) {
+      kn = A.col[x + 1];
+      en = A.pos[x + 1];
+      nb0 = b_row_ptr[kn];
+      nb1 = b_row_ptr[kn + 1];
+    }
+    f(e, k, b0, b1);
+    if (!more) return;
+    ++x;
+    k = kn, e = en, b0 = nb0, b1 = nb1;
   }
 }
 
@@ -317,10 +350,17 @@ inline std::size_t numeric_bytes(int cap) {
 template <class TC>
 inline constexpr bool value_fits = std::is_trivially_copyable_v<TC> && sizeof(TC) <= 16;
 
+// B's values in CSR order: out[o] = vals[pos[o]].
+template <class T>
+__global__ void k_gather(offset_t n, const offset_t* pos, const T* vals, T* out) {
+  for (offset_t o = blockIdx.x * offset_t(blockDim.x) + threadIdx.x; o < n; o += offset_t(gridDim.x) * blockDim.x)
+    out[o] = vals[pos[o]];
+}
+
 template <class TC, class TA, class TB, class Add, class Mul>
 __global__ void __launch_bounds__(512)
-    k_row_numeric(const index_t* list, int cap, int glog, pattern_ref A, const TA* a_vals, csr_ref B,
-                  const TB* b_vals, const std::uint32_t* jmin, const std::uint32_t* keys, const offset_t* key_off,
+    k_row_numeric(const index_t* list, int cap, int glog, index_t nrows, csr_ref A, const TA* a_vals, csr_ref B,
+                  const TB* b_csr_vals, const std::uint32_t* jmin, const std::uint32_t* keys, const offset_t* key_off,
                   const offset_t* entry_base, Add add, Mul mul, TC* values) {
   extern __shared__ __align__(16) unsigned char smem[];
   TC* sv = reinterpret_cast<TC*>(smem);
@@ -340,13 +380,12 @@ __global__ void __launch_bounds__(512)
   const unsigned gmask = G == 32 ? 0xFFFFFFFFu : (((1u << G) - 1) << ((threadIdx.x & 31) & ~unsigned(G - 1)));
   const std::uint32_t jm = jmin[I];
   // A's scalar row r of tile row I: entries in increasing k.
-  for_a_row(A, I, r, [&](offset_t e, index_t k) {
+  for_a_row(A, B.row_ptr, nrows, I, r, [&](offset_t e, index_t, offset_t b0, offset_t b1) {
       const TC av = static_cast<TC>(a_vals[e]);
-      const offset_t b1 = B.row_ptr[k + 1];
-      for (offset_t b = B.row_ptr[k] + lane; b < b1; b += G) {
+      for (offset_t b = b0 + lane; b < b1; b += G) {
         const int at = find_key(sk, n, make_key(B.col[b], r, jm));
         if (at < 0) continue;  // the mask rejected it
-        const TC v = opaque(TC(mul(av, static_cast<TC>(b_vals[B.pos[b]]))));
+        const TC v = opaque(TC(mul(av, static_cast<TC>(b_csr_vals[b]))));
         if (!written[at]) {
           sv[at] = v;
           written[at] = 1;
@@ -412,9 +451,9 @@ struct hub_bitmap_ref {
 };
 
 template <class TC, class TA, class TB, class Add, class Mul>
-__global__ void k_hub_numeric_bitmap(hub_bitmap_ref H, pattern_ref A, const TA* a_vals, csr_ref B, const TB* b_vals,
-                                     const std::uint32_t* jmin, const offset_t* entry_base, Add add, Mul mul,
-                                     TC* values, std::uint8_t* written) {
+__global__ void k_hub_numeric_bitmap(hub_bitmap_ref H, index_t nrows, csr_ref A, const TA* a_vals, csr_ref B,
+                                     const TB* b_csr_vals, const std::uint32_t* jmin, const offset_t* entry_base,
+                                     Add add, Mul mul, TC* values, std::uint8_t* written) {
   const offset_t warp = (blockIdx.x * offset_t(blockDim.x) + threadIdx.x) >> 5;
   const int lane = int(threadIdx.x & 31);
   if (warp >= offset_t(H.nh) * tile_dim) return;  // whole warps leave together
@@ -425,10 +464,9 @@ __global__ void k_hub_numeric_bitmap(hub_bitmap_ref H, pattern_ref A, const TA* 
   const std::uint32_t* bits = H.bits + H.woff[h];
   const offset_t* rank = H.rank + H.woff[h] / 8;
   const offset_t base = entry_base[I] - rank[0];
-  for_a_row(A, I, r, [&](offset_t e, index_t k) {
+  for_a_row(A, B.row_ptr, nrows, I, r, [&](offset_t e, index_t, offset_t b0, offset_t b1) {
       const TC av = static_cast<TC>(a_vals[e]);
-      const offset_t b1 = B.row_ptr[k + 1];
-      for (offset_t b = B.row_ptr[k] + lane; b < b1; b += 32) {
+      for (offset_t b = b0 + lane; b < b1; b += 32) {
         const std::uint32_t key = make_key(B.col[b], r, jm);
         // The tile column's 256 bits (32-byte aligned: the buffer is, and
         // every hub starts at a multiple of 8 words).
@@ -445,7 +483,7 @@ __global__ void k_hub_numeric_bitmap(hub_bitmap_ref H, pattern_ref A, const TA* 
         }
         if (!((w >> bit) & 1u)) continue;  // the mask rejected it
         const offset_t at = base + rank[key >> 8] + below + __popc(w & ((1u << bit) - 1u));
-        const TC v = opaque(TC(mul(av, static_cast<TC>(b_vals[B.pos[b]]))));
+        const TC v = opaque(TC(mul(av, static_cast<TC>(b_csr_vals[b]))));
         if (!written[at]) {
           values[at] = v;
           written[at] = 1;
