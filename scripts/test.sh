@@ -42,6 +42,8 @@ cmake --build "$examples" -j "$jobs" >/dev/null
 "$examples/tgb-example-triangles_by_vertex" "$PWD/tests/data/polbooks.mtx"
 "$examples/tgb-example-reachability" "$PWD/tests/data/jagmesh7.mtx" 5
 "$examples/tgb-example-communities"
+"$examples/tgb-example-pagerank" "$PWD/tests/data/ca-GrQc.mtx" 5
+"$examples/tgb-example-shortest_paths" "$PWD/tests/data/cage8.mtx" 3
 echo "tgb: tests, installed-package consumer and examples all passed"
 # Hostile input and memory errors: the fuzzers for a bounded time, then the
 # host suite under ASan/LSan/UBSan. TGB_QUICK=1 skips both.
