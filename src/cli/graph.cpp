@@ -163,6 +163,10 @@ bool print_help(const std::string& cmd, const std::vector<std::string>& args) {
       {"pagerank", "usage: tgb pagerank GRAPH [--damping 0.85] [--iterations 20] [--undirected] [-o FILE] [--json]\n"
                    "  PageRank as LDBC Graphalytics defines it (fixed iterations, dangling rank spread evenly,\n"
                    "  host): one rank per vertex\n"},
+      {"lcc", "usage: tgb lcc GRAPH [--undirected] [-o FILE] [--backend B] [--json]\n"
+              "  local clustering coefficient (LDBC Graphalytics): one per vertex, the edges among its\n"
+              "  neighbours (either direction) over |N|(|N| - 1), 0 below two neighbours; --undirected:\n"
+              "  the graph of A + A' (networkx's clustering())\n"},
       {"cc", "usage: tgb cc GRAPH [-o FILE] [--json]\n"
              "  (weakly) connected components, host: one component id per vertex, the smallest vertex id\n"
              "  of its component\n"},
@@ -436,6 +440,31 @@ int cmd_cc(const std::vector<std::string>& args) {
     count += c.values()[v] == v;
   }
   per_vertex(g, head_of("cc", g, where, n) + ",\"components\":" + std::to_string(count) +
+                    ",\"seconds\":" + real_text(sec),
+             lines, lines);
+  return 0;
+}
+
+int cmd_lcc(const std::vector<std::string>& args) {
+  if (print_help("lcc", args)) return 0;
+  const graph_args g = parse("lcc", args);
+  const backend where = choose(g);  // a masked product and reductions: both backends
+  const Matrix<double> A = load<double>(g, where);
+  const auto t0 = std::chrono::steady_clock::now();
+  lcc_options opt;
+  opt.directed = !g.undirected;
+  const Vector<double> c =
+      in_context("tgb lcc: clustering coefficients of " + g.file, [&] { return local_clustering_coefficient(A, opt); });
+  const double sec = seconds_since(t0);
+  const index_t n = A.nrows();
+  std::vector<std::string> lines(static_cast<std::size_t>(n));
+  double sum = 0;
+  for (index_t v = 0; v < n; ++v) {
+    lines[static_cast<std::size_t>(v)] = real_text(c.values()[v]);
+    sum += c.values()[v];
+  }
+  per_vertex(g, head_of("lcc", g, where, n) + ",\"directed\":" + (opt.directed ? "true" : "false") +
+                    ",\"average\":" + real_text(n ? sum / static_cast<double>(n) : 0.0) +
                     ",\"seconds\":" + real_text(sec),
              lines, lines);
   return 0;

@@ -36,7 +36,8 @@ const char* kUsage =
     "                                         PageRank as LDBC Graphalytics defines it: one rank per vertex\n"
     "  cc GRAPH [-o FILE] [--json]            (weakly) connected components: per vertex the smallest id\n"
     "                                         of its component\n"
-    "  demo [--data DIR]                      the algorithms and products on bundled real graphs\n"
+    "  lcc GRAPH [--undirected] [-o FILE] [--backend B] [--json]\n"
+    "                                         local clustering coefficient (Graphalytics): one per vertex\n"    "  demo [--data DIR]                      the algorithms and products on bundled real graphs\n"
     "GRAPH is Matrix Market or an edge list (0-based 'src dst [weight]', optionally .gz);\n"
     "B is auto (the GPU when there is one), host or cuda; sssp, pagerank, cc and bfs --parents run on\n"
     "the host (with --backend cuda they fail: not implemented). 'tgb COMMAND --help' for one command.\n"
@@ -85,6 +86,7 @@ int main(int argc, char** argv) {
     if (cmd == "sssp") return tgb::cli::cmd_sssp(args);
     if (cmd == "pagerank") return tgb::cli::cmd_pagerank(args);
     if (cmd == "cc") return tgb::cli::cmd_cc(args);
+    if (cmd == "lcc") return tgb::cli::cmd_lcc(args);
     throw tgb::cli::usage_error("unknown command '" + cmd + "' (try 'tgb help')");
   } catch (const tgb::cli::usage_error& e) {
     std::cerr << "tgb: usage error: " << one_line(e.what()) << "\n";

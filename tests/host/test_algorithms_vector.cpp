@@ -390,3 +390,64 @@ TEST_CASE("sssp_delta_stepping equals Bellman-Ford on nonnegative weights", "[al
     }
   }
 }
+
+namespace {
+// The Graphalytics LCC written out: neighbours in either direction (no
+// self), directed edges among them over |N| (|N| - 1).
+std::vector<double> naive_lcc(index_t n, const edge_list& e) {
+  std::vector<std::vector<char>> out(static_cast<std::size_t>(n), std::vector<char>(static_cast<std::size_t>(n), 0));
+  for (const auto& x : e)
+    if (x.u != x.v) out[static_cast<std::size_t>(x.u)][static_cast<std::size_t>(x.v)] = 1;
+  std::vector<double> lcc(static_cast<std::size_t>(n), 0.0);
+  for (index_t v = 0; v < n; ++v) {
+    std::vector<index_t> nb;
+    for (index_t u = 0; u < n; ++u)
+      if (u != v && (out[static_cast<std::size_t>(v)][static_cast<std::size_t>(u)] ||
+                     out[static_cast<std::size_t>(u)][static_cast<std::size_t>(v)]))
+        nb.push_back(u);
+    const double d = static_cast<double>(nb.size());
+    if (nb.size() < 2) continue;
+    double edges = 0;
+    for (index_t a : nb)
+      for (index_t b : nb) edges += out[static_cast<std::size_t>(a)][static_cast<std::size_t>(b)];
+    lcc[static_cast<std::size_t>(v)] = edges / (d * (d - 1));
+  }
+  return lcc;
+}
+}  // namespace
+
+TEST_CASE("local_clustering_coefficient on hand-checked graphs", "[algorithms][lcc]") {
+  // A triangle 0-1-2 with 3 hanging on 0 (and a self-loop on 0, ignored).
+  const Matrix<double> U = graph(4, both_ways({{0, 1, 1}, {1, 2, 1}, {2, 0, 1}, {0, 3, 1}, {0, 0, 1}}));
+  REQUIRE(dense(local_clustering_coefficient(U), -1.0) == std::vector<double>{1.0 / 3, 1, 1, 0});
+  // A directed 3-cycle: each vertex has two neighbours and one of the two
+  // edges between them; undirected, it is a triangle.
+  const Matrix<double> D = graph(3, {{0, 1, 1}, {1, 2, 1}, {2, 0, 1}});
+  REQUIRE(dense(local_clustering_coefficient(D), -1.0) == std::vector<double>{0.5, 0.5, 0.5});
+  lcc_options o;
+  o.directed = false;
+  REQUIRE(dense(local_clustering_coefficient(D, o), -1.0) == std::vector<double>{1, 1, 1});
+  // No edges, no vertices.
+  REQUIRE(dense(local_clustering_coefficient(Matrix<double>(3, 3)), -1.0) == std::vector<double>(3, 0.0));
+  REQUIRE(local_clustering_coefficient(Matrix<double>(0, 0)).size() == 0);
+  REQUIRE_THROWS_AS(local_clustering_coefficient(Matrix<double>(3, 4)), dimension_mismatch);
+}
+
+TEST_CASE("local_clustering_coefficient on random graphs equals the definition", "[algorithms][lcc][random]") {
+  std::mt19937_64 rng(43);
+  for (index_t n : {1, 17, 40, 300}) {
+    for (double avg : {0.5, 2.0, 8.0}) {
+      const edge_list e = random_graph(rng, n, avg, 1, 1);
+      INFO("n " << n << " avg " << avg);
+      const std::vector<double> got = dense(local_clustering_coefficient(graph(n, e)), -1.0);
+      const std::vector<double> want = naive_lcc(n, e);
+      REQUIRE(got.size() == want.size());
+      for (std::size_t v = 0; v < got.size(); ++v) REQUIRE(near(got[v], want[v], 1e-12, 1e-15));
+      lcc_options o;
+      o.directed = false;
+      const std::vector<double> und = dense(local_clustering_coefficient(graph(n, e), o), -1.0);
+      const std::vector<double> want_und = naive_lcc(n, both_ways(e));
+      for (std::size_t v = 0; v < und.size(); ++v) REQUIRE(near(und[v], want_und[v], 1e-12, 1e-15));
+    }
+  }
+}

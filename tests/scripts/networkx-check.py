@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """An independent oracle for the graph commands written on the Vector
 operations: runs the built `tgb` CLI (bfs --parents, sssp with and without
---delta, pagerank, cc) on
+--delta, pagerank, cc, lcc) on
 graphs of tests/data and on random graphs written here, and compares with
 networkx 3.x (and, for PageRank, with the LDBC Graphalytics formula written
 out below in plain Python).
@@ -194,6 +194,36 @@ def check_graph(name, path, n, edges, tmp, sources):
     if got != want:
         v = next(v for v in range(n) if got[v] != want[v])
         fail("%s cc: vertex %d in component %d, networkx says %d" % (name, v, got[v], want[v]))
+    # Local clustering coefficients: undirected against networkx's
+    # clustering() (self-loops dropped), directed against the Graphalytics
+    # definition written out here.
+    U = nx.Graph()
+    U.add_nodes_from(range(n))
+    U.add_edges_from((u, v) for u, v, _ in edges if u != v)
+    want = nx.clustering(U)
+    got = [float(x[0]) for x in lines_of(["lcc", path, "--undirected"], tmp)]
+    checks += 1
+    bad = [v for v in range(n) if not close(got[v], want[v], 1e-12)]
+    if bad:
+        fail("%s lcc --undirected: vertex %d is %r, networkx gives %r" % (name, bad[0], got[bad[0]], want[bad[0]]))
+    succ = [set() for _ in range(n)]
+    for u, v, _ in edges:
+        if u != v:
+            succ[u].add(v)
+    nbr = [set() for _ in range(n)]
+    for u in range(n):
+        for v in succ[u]:
+            nbr[u].add(v)
+            nbr[v].add(u)
+    got = [float(x[0]) for x in lines_of(["lcc", path], tmp)]
+    checks += 1
+    for v in range(n):
+        d = len(nbr[v])
+        e = sum(1 for u in nbr[v] for w in succ[u] if w in nbr[v])
+        want_v = e / (d * (d - 1)) if d >= 2 else 0.0
+        if not close(got[v], want_v, 1e-12):
+            fail("%s lcc: vertex %d is %r, the Graphalytics definition gives %r" % (name, v, got[v], want_v))
+            break
     print("ok: %s (%d vertices, %d edges)" % (name, n, len(edges)))
 
 
