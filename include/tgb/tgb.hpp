@@ -16,6 +16,7 @@
 #include "tgb/index_list.hpp"
 #include "tgb/algorithms/bfs.hpp"
 #include "tgb/algorithms/connected_components.hpp"
+#include "tgb/algorithms/ktruss.hpp"
 #include "tgb/algorithms/lcc.hpp"
 #include "tgb/algorithms/markov_clustering.hpp"
 #include "tgb/algorithms/msbfs.hpp"

@@ -29,6 +29,7 @@ struct graph_args {
   double delta = -1;  // sssp --delta: delta-stepping's bucket width (0: automatic); < 0: Bellman-Ford
   double inflation = 2.0, prune = 1e-4;
   long max_iter = 100, select = 1100, recover = 1400;
+  long k = 0;  // ktruss -k
   std::size_t max_memory = 0;  // the budget in bytes, after parse()
 };
 
@@ -83,6 +84,7 @@ graph_args parse(const std::string& cmd, const std::vector<std::string>& args) {
     else if (a == "-S" && cmd == "mcl") g.select = integer(cmd, a, value(), 1, 1000000000);
     else if (a == "-R" && cmd == "mcl") g.recover = integer(cmd, a, value(), 0, 1000000000);
     else if (a == "--quiet" && cmd == "mcl") g.quiet = true;
+    else if (a == "-k" && cmd == "ktruss") g.k = integer(cmd, a, value(), 3, 0x7fffffffL);
     else if (a == "--max-memory") g.max_memory = parse_memory_size("tgb " + cmd, value());
     else if (!a.empty() && a[0] == '-') throw usage_error("tgb " + cmd + ": unknown option '" + a + "'");
     else if (g.file.empty()) g.file = a;
@@ -167,6 +169,10 @@ bool print_help(const std::string& cmd, const std::vector<std::string>& args) {
               "  local clustering coefficient (LDBC Graphalytics): one per vertex, the edges among its\n"
               "  neighbours (either direction) over |N|(|N| - 1), 0 below two neighbours; --undirected:\n"
               "  the graph of A + A' (networkx's clustering())\n"},
+      {"ktruss", "usage: tgb ktruss GRAPH -k K [-o FILE] [--backend B] [--json]\n"
+                 "  the k-truss of the undirected graph (K >= 3: every edge in at least K - 2 of its\n"
+                 "  triangles): 'k-truss: E edges, V vertices'; -o FILE gets one line 'U V SUPPORT' per\n"
+                 "  edge (U < V, sorted), SUPPORT its triangles in the truss\n"},
       {"cc", "usage: tgb cc GRAPH [-o FILE] [--json]\n"
              "  (weakly) connected components, host: one component id per vertex, the smallest vertex id\n"
              "  of its component\n"},
@@ -467,6 +473,40 @@ int cmd_lcc(const std::vector<std::string>& args) {
                     ",\"average\":" + real_text(n ? sum / static_cast<double>(n) : 0.0) +
                     ",\"seconds\":" + real_text(sec),
              lines, lines);
+  return 0;
+}
+
+int cmd_ktruss(const std::vector<std::string>& args) {
+  if (print_help("ktruss", args)) return 0;
+  const graph_args g = parse("ktruss", args);
+  if (g.k == 0) throw usage_error("tgb ktruss: give K with -k K (3 or more)");
+  const backend where = choose(g);  // masked products and select: both backends
+  const Matrix<double> A = load<double>(g, where);
+  const auto t0 = std::chrono::steady_clock::now();
+  const ktruss_result r = in_context("tgb ktruss: the " + std::to_string(g.k) + "-truss of " + g.file,
+                                     [&] { return ktruss(A, g.k); });
+  const double sec = seconds_since(t0);
+  const coo<std::int64_t> e = r.support.to_coo();  // (row, column) order
+  std::vector<char> touched(static_cast<std::size_t>(A.nrows()), 0);
+  index_t edges = 0, vertices = 0;
+  for (std::size_t q = 0; q < e.rows.size(); ++q) {
+    if (e.rows[q] < e.cols[q]) ++edges;
+    if (!touched[static_cast<std::size_t>(e.rows[q])]++) ++vertices;
+  }
+  if (g.json)
+    std::cout << "{" << head_of("ktruss", g, where, A.nrows()) << ",\"k\":" << g.k << ",\"edges\":" << edges
+              << ",\"truss_vertices\":" << vertices << ",\"rounds\":" << r.rounds << ",\"seconds\":" << real_text(sec)
+              << "}\n";
+  else
+    std::cout << "k-truss: " << edges << " edges, " << vertices << " vertices\n";
+  if (!g.out.empty()) {
+    sink out(g.out);
+    for (std::size_t q = 0; q < e.rows.size(); ++q)
+      if (e.rows[q] < e.cols[q]) *out.os << e.rows[q] << ' ' << e.cols[q] << ' ' << e.values[q] << '\n';
+    out.done();
+  } else {
+    finish_stdout();
+  }
   return 0;
 }
 

@@ -37,7 +37,9 @@ const char* kUsage =
     "  cc GRAPH [-o FILE] [--json]            (weakly) connected components: per vertex the smallest id\n"
     "                                         of its component\n"
     "  lcc GRAPH [--undirected] [-o FILE] [--backend B] [--json]\n"
-    "                                         local clustering coefficient (Graphalytics): one per vertex\n"    "  demo [--data DIR]                      the algorithms and products on bundled real graphs\n"
+    "                                         local clustering coefficient (Graphalytics): one per vertex\n"
+    "  ktruss GRAPH -k K [-o FILE] [--backend B] [--json]\n"
+    "                                         the k-truss: 'k-truss: E edges, V vertices'; -o: its edges\n"    "  demo [--data DIR]                      the algorithms and products on bundled real graphs\n"
     "GRAPH is Matrix Market or an edge list (0-based 'src dst [weight]', optionally .gz);\n"
     "B is auto (the GPU when there is one), host or cuda; sssp, pagerank, cc and bfs --parents run on\n"
     "the host (with --backend cuda they fail: not implemented). 'tgb COMMAND --help' for one command.\n"
@@ -87,6 +89,7 @@ int main(int argc, char** argv) {
     if (cmd == "pagerank") return tgb::cli::cmd_pagerank(args);
     if (cmd == "cc") return tgb::cli::cmd_cc(args);
     if (cmd == "lcc") return tgb::cli::cmd_lcc(args);
+    if (cmd == "ktruss") return tgb::cli::cmd_ktruss(args);
     throw tgb::cli::usage_error("unknown command '" + cmd + "' (try 'tgb help')");
   } catch (const tgb::cli::usage_error& e) {
     std::cerr << "tgb: usage error: " << one_line(e.what()) << "\n";

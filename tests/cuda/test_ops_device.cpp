@@ -207,6 +207,22 @@ TEST_CASE("device algorithms equal host: local clustering coefficients", "[cuda]
   }
 }
 
+TEST_CASE("device algorithms equal host: k-truss", "[cuda][algorithms]") {
+  for (const char* f : {"karate.mtx", "jagmesh7.mtx", "ca-GrQc.mtx", "netscience.mtx"}) {
+    INFO(f);
+    const auto A = io::read_matrix_market<double>(data(f));
+    for (std::int64_t k : {3, 4, 6}) {
+      const ktruss_result d = ktruss(on(A, backend::cuda), k), h = ktruss(A, k);
+      REQUIRE(d.support.location() == backend::cuda);
+      REQUIRE(d.rounds == h.rounds);
+      const auto dc = d.support.to_coo(), hc = h.support.to_coo();
+      REQUIRE(dc.rows == hc.rows);
+      REQUIRE(dc.cols == hc.cols);
+      REQUIRE(dc.values == hc.values);
+    }
+  }
+}
+
 TEST_CASE("device algorithms equal host: BFS levels", "[cuda][algorithms]") {
   const auto K = io::read_matrix_market<bool>(data("karate.mtx"));
   const std::vector<std::int64_t> want{2, 1, 2, 2, 3, 3, 3, 2, 1, 2, 3, 3, 3, 2, 2, 2, 4,

@@ -451,3 +451,76 @@ TEST_CASE("local_clustering_coefficient on random graphs equals the definition",
     }
   }
 }
+
+namespace {
+// The k-truss by peeling: drop every edge in fewer than k - 2 triangles of
+// what is left until none is dropped. Each edge (u < v) with its support.
+std::vector<std::tuple<index_t, index_t, std::int64_t>> naive_ktruss(index_t n, const edge_list& e, std::int64_t k) {
+  std::vector<std::vector<char>> adj(static_cast<std::size_t>(n), std::vector<char>(static_cast<std::size_t>(n), 0));
+  for (const auto& x : e)
+    if (x.u != x.v) adj[static_cast<std::size_t>(x.u)][static_cast<std::size_t>(x.v)] =
+        adj[static_cast<std::size_t>(x.v)][static_cast<std::size_t>(x.u)] = 1;
+  auto support = [&](index_t u, index_t v) {
+    std::int64_t c = 0;
+    for (index_t w = 0; w < n; ++w)
+      c += adj[static_cast<std::size_t>(u)][static_cast<std::size_t>(w)] &&
+           adj[static_cast<std::size_t>(v)][static_cast<std::size_t>(w)];
+    return c;
+  };
+  for (bool dropped = true; dropped;) {
+    dropped = false;
+    std::vector<std::pair<index_t, index_t>> drop;
+    for (index_t u = 0; u < n; ++u)
+      for (index_t v = u + 1; v < n; ++v)
+        if (adj[static_cast<std::size_t>(u)][static_cast<std::size_t>(v)] && support(u, v) < k - 2) drop.push_back({u, v});
+    for (const auto& [u, v] : drop)
+      adj[static_cast<std::size_t>(u)][static_cast<std::size_t>(v)] =
+          adj[static_cast<std::size_t>(v)][static_cast<std::size_t>(u)] = 0;
+    dropped = !drop.empty();
+  }
+  std::vector<std::tuple<index_t, index_t, std::int64_t>> out;
+  for (index_t u = 0; u < n; ++u)
+    for (index_t v = u + 1; v < n; ++v)
+      if (adj[static_cast<std::size_t>(u)][static_cast<std::size_t>(v)]) out.emplace_back(u, v, support(u, v));
+  return out;
+}
+std::vector<std::tuple<index_t, index_t, std::int64_t>> upper_edges(const Matrix<std::int64_t>& S) {
+  const coo<std::int64_t> c = S.to_coo();
+  std::vector<std::tuple<index_t, index_t, std::int64_t>> out;
+  for (std::size_t q = 0; q < c.rows.size(); ++q)
+    if (c.rows[q] < c.cols[q]) out.emplace_back(c.rows[q], c.cols[q], c.values[q]);
+  return out;
+}
+}  // namespace
+
+TEST_CASE("ktruss on hand-checked graphs", "[algorithms][ktruss]") {
+  // K4 on {0,1,2,3} with a triangle {3,4,5} hanging off vertex 3 and a pendant 5-6:
+  // the 3-truss drops 5-6; the 4-truss is the K4 (each edge in 2 triangles).
+  const edge_list e = both_ways({{0, 1, 1}, {0, 2, 1}, {0, 3, 1}, {1, 2, 1}, {1, 3, 1}, {2, 3, 1},
+                                 {3, 4, 1}, {4, 5, 1}, {5, 3, 1}, {5, 6, 1}, {6, 6, 1}});
+  const Matrix<double> A = graph(7, e);
+  using E = std::vector<std::tuple<index_t, index_t, std::int64_t>>;
+  REQUIRE(upper_edges(ktruss(A, 3).support) ==
+          E{{0, 1, 2}, {0, 2, 2}, {0, 3, 2}, {1, 2, 2}, {1, 3, 2}, {2, 3, 2}, {3, 4, 1}, {3, 5, 1}, {4, 5, 1}});
+  REQUIRE(upper_edges(ktruss(A, 4).support) == E{{0, 1, 2}, {0, 2, 2}, {0, 3, 2}, {1, 2, 2}, {1, 3, 2}, {2, 3, 2}});
+  REQUIRE(ktruss(A, 5).support.nvals() == 0);
+  // The result holds each edge both ways; direction in the input does not matter.
+  REQUIRE(ktruss(A, 4).support.nvals() == 12);
+  REQUIRE(upper_edges(ktruss(graph(3, {{0, 1, 1}, {1, 2, 1}, {2, 0, 1}}), 3).support) == E{{0, 1, 1}, {0, 2, 1}, {1, 2, 1}});
+  REQUIRE_THROWS_AS(ktruss(A, 2), invalid_value);
+  REQUIRE_THROWS_AS(ktruss(Matrix<double>(3, 4), 3), dimension_mismatch);
+  REQUIRE(ktruss(Matrix<double>(0, 0), 3).support.nvals() == 0);
+}
+
+TEST_CASE("ktruss on random graphs equals peeling", "[algorithms][ktruss][random]") {
+  std::mt19937_64 rng(47);
+  for (index_t n : {1, 12, 40, 150}) {
+    for (double avg : {1.0, 4.0, 12.0}) {
+      const edge_list e = random_graph(rng, n, avg, 1, 1);
+      for (std::int64_t k : {3, 4, 5, 7}) {
+        INFO("n " << n << " avg " << avg << " k " << k);
+        REQUIRE(upper_edges(ktruss(graph(n, e), k).support) == naive_ktruss(n, e, k));
+      }
+    }
+  }
+}

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """An independent oracle for the graph commands written on the Vector
 operations: runs the built `tgb` CLI (bfs --parents, sssp with and without
---delta, pagerank, cc, lcc) on
+--delta, pagerank, cc, lcc, ktruss) on
 graphs of tests/data and on random graphs written here, and compares with
 networkx 3.x (and, for PageRank, with the LDBC Graphalytics formula written
 out below in plain Python).
@@ -224,6 +224,23 @@ def check_graph(name, path, n, edges, tmp, sources):
         if not close(got[v], want_v, 1e-12):
             fail("%s lcc: vertex %d is %r, the Graphalytics definition gives %r" % (name, v, got[v], want_v))
             break
+    # k-truss: the edge set against networkx's k_truss of the undirected graph.
+    for k in (3, 4, 5):
+        want = set((min(u, v), max(u, v)) for u, v in nx.k_truss(U, k).edges())
+        out = os.path.join(tmp, "ktruss.txt")
+        run(["ktruss", path, "-k", str(k), "-o", out])
+        with open(out) as f:
+            got = [tuple(int(x) for x in line.split()) for line in f if line.strip()]
+        checks += 1
+        if set((u, v) for u, v, _ in got) != want or len(got) != len(want):
+            fail("%s ktruss -k %d: %d edges, networkx has %d" % (name, k, len(got), len(want)))
+            continue
+        # Each edge's support: its triangles within the truss.
+        T = nx.Graph(list(want))
+        bad = [(u, v, c) for u, v, c in got if c != len(set(T[u]) & set(T[v]))]
+        if bad:
+            fail("%s ktruss -k %d: edge %r has support %d, its triangles in the truss number %d"
+                 % (name, k, bad[0][:2], bad[0][2], len(set(T[bad[0][0]]) & set(T[bad[0][1]]))))
     print("ok: %s (%d vertices, %d edges)" % (name, n, len(edges)))
 
 
