@@ -107,7 +107,8 @@ backend choose(const graph_args& g) {
 }
 
 // The graph, duplicates merged, on the chosen backend. The graph commands
-// but tc read it as fp64, so that weighted and pattern files both load.
+// read it as fp64, so that weighted and pattern files both load (tc keeps
+// only the pattern: load_pattern).
 template <class T>
 Matrix<T> load(const graph_args& g, backend where) {
   io::read_options ro;
@@ -119,6 +120,22 @@ Matrix<T> load(const graph_args& g, backend where) {
                              " x " + std::to_string(A.ncols()));
   A.to(where);
   return A;
+}
+
+// The graph's pattern as bool, from pattern and weighted files alike: read
+// as bool (1 byte a value); a file whose values bool cannot hold (weights)
+// is read again as fp64 on the host and only its pattern kept, so the
+// device never holds the weights.
+Matrix<bool> load_pattern(const graph_args& g, backend where) {
+  try {
+    return load<bool>(g, where);
+  } catch (const domain_mismatch&) {
+  }
+  const Matrix<double> W = load<double>(g, backend::host);
+  Matrix<bool> P(W.nrows(), W.ncols());
+  apply(P, no_mask, no_accum, one{}, W);
+  P.to(where);
+  return P;
 }
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
@@ -255,7 +272,7 @@ int cmd_tc(const std::vector<std::string>& args) {
   if (print_help("tc", args)) return 0;
   const graph_args g = parse("tc", args);
   const backend where = choose(g);
-  const Matrix<bool> A = load<bool>(g, where);
+  const Matrix<bool> A = load_pattern(g, where);
   const auto t0 = std::chrono::steady_clock::now();
   const std::int64_t n = in_context("tgb tc: counting the triangles of " + g.file, [&] { return triangle_count(A); });
   const double s = seconds_since(t0);

@@ -244,6 +244,11 @@ TEST_CASE("tc prints the triangle count, as text and JSON", "[cli][algorithms]")
   CHECK(lines(bad.err) == 1);
   CHECK(run("tc").status == 1);
   CHECK(run("tc " + data("karate.mtx") + " --sources 1").status == 1);
+  // Weighted files count their pattern's triangles (netscience: real weights;
+  // 3,764 triangles by networkx's triangles() on the same edges).
+  const result w = run("tc " + data("netscience.mtx") + " --backend host");
+  CHECK(w.status == 0);
+  CHECK(w.out == "triangles: 3764\n");
 }
 
 TEST_CASE("bfs writes one line per vertex with one level per source", "[cli][algorithms]") {
