@@ -4,6 +4,7 @@
 #include "tgb/algebra.hpp"
 #include "tgb/backend.hpp"
 #include "tgb/config.hpp"
+#include "tgb/construct.hpp"
 #include "tgb/descriptor.hpp"
 #include "tgb/error.hpp"
 #include "tgb/io/edge_list.hpp"

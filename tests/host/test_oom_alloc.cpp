@@ -204,6 +204,11 @@ TEST_CASE("every allocation of the process fails in turn: operations throw out_o
           select(T, no_mask, no_accum, triu{}, A, 1);
           apply(C, no_mask, no_accum, bind2nd(times{}, 3.0), T);
         }) > 0);
+  const auto Ak = oracle::random_matrix<double>(rng, 100, 100, 0.03);
+  const auto Bk = oracle::random_matrix<double>(rng, 11, 11, 0.2);
+  CHECK(sweep_all("kronecker, mask, accum", C0, [&](Matrix<double>& C) {
+          kronecker(C, structure(M), plus{}, times{}, Ak, Bk);
+        }) > 0);
   const std::int64_t triangles = triangle_count(A);
   bool same = true;
   CHECK(sweep_all("triangle_count", C0, [&](Matrix<double>&) { same = same && triangle_count(A) == triangles; }) > 0);
