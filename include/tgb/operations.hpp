@@ -466,4 +466,18 @@ void reduce(Vector<TW>& w, const Mask& mask, const Accum& accum, const Monoid& m
   });
 }
 
+namespace detail {
+// w(i) = the number of entries stored in row i of A (absent for empty rows),
+// counted in TW where A lives: the degrees the graph algorithms need.
+template <class TW, class T>
+Vector<TW> row_counts(const Matrix<T>& A) {
+  Matrix<TW> ones(A.nrows(), A.ncols());
+  ones.to(A.location());
+  apply(ones, no_mask, no_accum, one{}, A);
+  Vector<TW> w(A.nrows());
+  reduce(w, no_mask, no_accum, plus_monoid{}, ones);
+  return w;
+}
+}  // namespace detail
+
 }  // namespace tgb

@@ -46,14 +46,12 @@ Vector<double> local_clustering_coefficient(const Matrix<T>& A, const lcc_option
     select(P, no_mask, no_accum, offdiag{}, Q, 0);
   }
   const Matrix<bool>& edges = opt.directed ? P : S;
-  Matrix<std::int64_t> C(n, n), ones(n, n);
+  Matrix<std::int64_t> C(n, n);
   C.to(where);
-  ones.to(where);
   mxm(C, structure(S), no_accum, plus_pair, edges, S);
-  Vector<std::int64_t> t(n), d(n);
+  Vector<std::int64_t> t(n);
   reduce(t, no_mask, no_accum, plus_monoid{}, C, descriptor{}.with_transpose_a());
-  apply(ones, no_mask, no_accum, one{}, S);
-  reduce(d, no_mask, no_accum, plus_monoid{}, ones);
+  const Vector<std::int64_t> d = detail::row_counts<std::int64_t>(S);
   Vector<double> lcc(n);
   for (index_t v = 0; v < n; ++v) {
     const double dv = d.present()[v] ? static_cast<double>(d.values()[v]) : 0.0;

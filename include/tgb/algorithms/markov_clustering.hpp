@@ -92,11 +92,7 @@ inline void normalize_rows(Matrix<double>& R) {
 // alone) when no row needs it.
 inline bool cap_rows(const Matrix<double>& E, Matrix<double>& P, const mcl_params& p) {
   const index_t n = P.nrows();
-  Matrix<std::int64_t> ones(n, n);
-  ones.to(P.location());
-  apply(ones, no_mask, no_accum, one{}, P);
-  Vector<std::int64_t> count(n);
-  reduce(count, no_mask, no_accum, plus_monoid{}, ones);
+  const Vector<std::int64_t> count = row_counts<std::int64_t>(P);
   const std::vector<double> mass = row_fold(P, false), before = row_fold(E, false);
   std::vector<char> special(static_cast<std::size_t>(n), 0);
   bool any = false;

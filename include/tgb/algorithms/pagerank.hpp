@@ -43,13 +43,7 @@ Vector<double> pagerank(const Matrix<T>& A, const pagerank_options& opt = {}) {
   if (n == 0) return pr;
   const double d = opt.damping, nd = static_cast<double>(n);
   // Out-degrees of the pattern (absent for dangling vertices).
-  Vector<double> outdeg(n);
-  {
-    Matrix<double> ones(n, n);
-    ones.to(A.location());
-    apply(ones, no_mask, no_accum, one{}, A);
-    reduce(outdeg, no_mask, no_accum, plus_monoid{}, ones);
-  }
+  const Vector<double> outdeg = detail::row_counts<double>(A);
   assign(pr, no_mask, no_accum, 1.0 / nd, all);
   Vector<double> w(n), t(n);
   for (int it = 0; it < opt.iterations; ++it) {

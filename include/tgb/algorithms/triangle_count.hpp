@@ -53,11 +53,7 @@ namespace detail {
 // as two products with a permutation matrix, where S lives).
 inline Matrix<bool> relabel_by_degree(const Matrix<bool>& S, bool ascending) {
   const index_t n = S.nrows();
-  Vector<std::int64_t> deg(n);
-  Matrix<std::int64_t> ones(n, n);
-  ones.to(S.location());
-  apply(ones, no_mask, no_accum, one{}, S);
-  reduce(deg, no_mask, no_accum, plus_monoid{}, ones);
+  const Vector<std::int64_t> deg = row_counts<std::int64_t>(S);
   std::vector<index_t> perm(static_cast<std::size_t>(n));
   for (index_t i = 0; i < n; ++i) perm[static_cast<std::size_t>(i)] = i;
   auto d = [&](index_t v) { return deg.present()[v] ? deg.values()[v] : 0; };
