@@ -66,7 +66,7 @@ have_fuzz() {
 # Catch2 as CMake finds it: its package file under CMAKE_PREFIX_PATH or a usual prefix.
 has_catch2_package() {
   local d
-  for d in ${CMAKE_PREFIX_PATH//:/ } /usr /usr/local /opt/catch2 "$HOME/.local"; do
+  for d in ${CMAKE_PREFIX_PATH:+${CMAKE_PREFIX_PATH//:/ }} /usr /usr/local /opt/catch2 "$HOME/.local"; do
     ls "$d"/lib*/cmake/Catch2/Catch2Config.cmake "$d"/share/cmake/Catch2/Catch2Config.cmake \
       "$d"/lib/*/cmake/Catch2/Catch2Config.cmake >/dev/null 2>&1 && return 0
   done
