@@ -2,7 +2,9 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdint>
 #include <memory>
+#include <mutex>
 #include <new>
 #include <optional>
 #include <string>
@@ -14,6 +16,7 @@
 #include "tgb/config.hpp"
 #include "tgb/detail/cuda/api.hpp"
 #include "tgb/detail/device_storage.hpp"
+#include "tgb/detail/row_storage.hpp"
 #include "tgb/detail/tile_storage.hpp"
 #include "tgb/error.hpp"
 
@@ -76,6 +79,13 @@ tile_matrix<T> transpose_tiles(const tile_matrix<T>& a) {
   return t;
 }
 
+// Guards the tile copy of a row-form matrix, made on first use by const
+// readers that may run on several threads (striped by address).
+inline std::mutex& tile_copy_mutex(const void* m) {
+  static std::mutex locks[64];
+  return locks[(reinterpret_cast<std::uintptr_t>(m) >> 4) % 64];
+}
+
 // Runs f, turning std::bad_alloc from any temporary into tgb::out_of_memory.
 template <class F>
 decltype(auto) guard_alloc(F&& f) {
@@ -98,7 +108,8 @@ class Matrix {
   Matrix(index_t nrows, index_t ncols) { m_.pat = detail::tile_pattern::empty(nrows, ncols); }
   // A copy lives where the original does (a device copy is issued on the
   // current stream).
-  Matrix(const Matrix& o) : m_(o.m_) {
+  Matrix(const Matrix& o) : m_(o.m_), control_(o.control_) {
+    if (o.rows_) rows_ = std::make_unique<detail::csr_matrix<T>>(*o.rows_);
     if (o.dev_) dev_ = std::make_unique<detail::device_tile_matrix<T>>(detail::clone(*o.dev_, current_stream()));
   }
   Matrix& operator=(const Matrix& o) {
@@ -112,7 +123,10 @@ class Matrix {
   Matrix& operator=(Matrix&&) noexcept = default;
   void swap(Matrix& o) noexcept {
     m_.swap(o.m_);
+    rows_.swap(o.rows_);
+    tile_copy_.swap(o.tile_copy_);
     dev_.swap(o.dev_);
+    std::swap(control_, o.control_);
   }
 
   // Builds from triplets. `dup` decides what duplicates mean (no_duplicates
@@ -159,10 +173,19 @@ class Matrix {
         row_start_out = static_cast<offset_t>(out);
       }
       if (nrows > 0) rowptr[nrows] = row_start_out;
+      detail::csr_matrix<T> out_rows;
+      out_rows.p.nrows = nrows;
+      out_rows.p.ncols = ncols;
+      out_rows.p.rowptr = std::move(rowptr);
+      if (out == n) {
+        out_rows.p.colidx = std::move(colidx);
+        out_rows.values = std::move(v);
+      } else {
+        out_rows.p.colidx = detail::prefix_copy(colidx, out);
+        out_rows.values = detail::prefix_copy(v, out);
+      }
       Matrix m(nrows, ncols);
-      detail::buffer<offset_t> perm;
-      m.m_.pat = detail::pattern_from_sorted_csr(nrows, ncols, rowptr.data(), colidx.data(), perm);
-      m.m_.values = detail::gather_values<T>(perm, v);
+      m.assign_rows(std::move(out_rows));
       return m;
     });
   }
@@ -193,11 +216,14 @@ class Matrix {
       for (std::size_t k = 0; k < n; ++k) ci[k] = detail::checked_index(colidx[k], ncols, "column");
       detail::buffer<offset_t> order;
       detail::sort_csr_rows(nrows, ncols, rp.data(), ci, order);
+      detail::csr_matrix<T> r;
+      r.p.nrows = nrows;
+      r.p.ncols = ncols;
+      r.p.rowptr = std::move(rp);
+      r.p.colidx = std::move(ci);
+      r.values = detail::gather_values<T>(order, vals);
       Matrix m(nrows, ncols);
-      detail::buffer<offset_t> perm;
-      m.m_.pat = detail::pattern_from_sorted_csr(nrows, ncols, rp.data(), ci.data(), perm);
-      for (std::size_t e = 0; e < perm.size(); ++e) perm[e] = order[perm[e]];
-      m.m_.values = detail::gather_values<T>(perm, vals);
+      m.assign_rows(std::move(r));
       return m;
     });
   }
@@ -252,8 +278,43 @@ class Matrix {
 
   index_t nrows() const noexcept { return m_.pat.nrows; }
   index_t ncols() const noexcept { return m_.pat.ncols; }
-  offset_t nvals() const noexcept { return dev_ ? dev_->pat.nnz : m_.pat.nnz(); }
-  offset_t ntiles() const noexcept { return dev_ ? dev_->pat.ntiles : m_.pat.ntiles(); }
+  offset_t nvals() const noexcept { return dev_ ? dev_->pat.nnz : rows_ ? rows_->p.nnz() : m_.pat.nnz(); }
+  // Non-empty 16x16 tiles (whatever the form; counted for a row-form matrix).
+  offset_t ntiles() const { return dev_ ? dev_->pat.ntiles : rows_ ? detail::count_tiles(rows_->p) : m_.pat.ntiles(); }
+
+  // The form the entries are stored in (docs/tile-format.md, "Two forms"):
+  // tiles, or rows for hypersparse matrices on the host. Chosen by one rule,
+  // detail::choose_form, at every store; set_storage overrides it.
+  storage_form form() const noexcept { return rows_ ? storage_form::rows : storage_form::tiles; }
+  storage_control storage() const noexcept { return control_; }
+  // Names the form this matrix keeps from now on (or hands the choice back to
+  // the rule) and stores it so at once. Device matrices stay tiles.
+  void set_storage(storage_control c) {
+    detail::guard_alloc([&] {
+      const storage_control old = control_;
+      control_ = c;
+      try {
+        if (!dev_) {
+          if (rows_) {
+            detail::csr_matrix<T> r(*rows_);
+            assign_rows(std::move(r));
+          } else {
+            detail::tile_matrix<T> t(m_);
+            assign_tiles(std::move(t));
+          }
+        }
+      } catch (...) {
+        control_ = old;
+        throw;
+      }
+    });
+  }
+  // Bytes of every array of the stored form (host or device).
+  double stored_bytes() const {
+    if (dev_) return detail::tile_form_bytes(nrows(), dev_->pat.ntiles, dev_->pat.nnz, sizeof(T));
+    if (rows_) return detail::row_form_bytes(nrows(), rows_->p.nnz(), sizeof(T));
+    return detail::tile_form_bytes(nrows(), m_.pat.ntiles(), m_.pat.nnz(), sizeof(T));
+  }
   // Where the storage lives; operations run there.
   backend location() const noexcept { return dev_ ? backend::cuda : backend::host; }
 
@@ -264,15 +325,20 @@ class Matrix {
     if (where == location()) return;
     if (where == backend::cuda) {
       if (cuda_device_count() == 0) throw not_implemented("tgb: cannot move a matrix to the GPU: " + cuda_device_description());
-      auto d = std::make_unique<detail::device_tile_matrix<T>>(detail::to_device(m_, current_stream()));
+      auto d = std::make_unique<detail::device_tile_matrix<T>>(detail::to_device(tiles(), current_stream()));
       detail::tile_matrix<T> shape;
       shape.pat = detail::tile_pattern::empty(nrows(), ncols());
       dev_ = std::move(d);
       m_.swap(shape);
+      rows_.reset();
+      tile_copy_.reset();
     } else {
+      // Stored on the host by the rule; the device copy goes only once the
+      // host form is complete.
       detail::tile_matrix<T> h = detail::to_host(*dev_);
-      m_.swap(h);
+      stored s = prepare(std::move(h));
       dev_.reset();
+      commit(std::move(s));
     }
   }
 
@@ -283,6 +349,13 @@ class Matrix {
     if (i < 0 || i >= nrows() || j < 0 || j >= ncols())
       throw invalid_index("tgb: element (" + std::to_string(i) + ", " + std::to_string(j) + ") is outside the " +
                           std::to_string(nrows()) + " x " + std::to_string(ncols()) + " matrix");
+    if (rows_) {
+      const index_t* b = rows_->p.colidx.data() + rows_->p.rowptr[i];
+      const index_t* e = rows_->p.colidx.data() + rows_->p.rowptr[i + 1];
+      const index_t* at = std::lower_bound(b, e, j);
+      if (at == e || *at != j) return std::nullopt;
+      return rows_->values[static_cast<std::size_t>(at - rows_->p.colidx.data())];
+    }
     const offset_t t = detail::find_tile(m_.pat, i >> tile_shift, j >> tile_shift);
     if (t < 0) return std::nullopt;
     bool found = false;
@@ -306,6 +379,13 @@ class Matrix {
   // CSR arrays, rows sorted by column (copied from the device if it lives there).
   csr<T> to_csr() const {
     return detail::guard_alloc([&] {
+      if (rows_) {
+        csr<T> out;
+        out.rowptr.assign(rows_->p.rowptr.begin(), rows_->p.rowptr.end());
+        out.colidx.assign(rows_->p.colidx.begin(), rows_->p.colidx.end());
+        out.values.assign(rows_->values.begin(), rows_->values.end());
+        return out;
+      }
       detail::tile_matrix<T> copy;
       if (dev_) copy = detail::to_host(*dev_);
       const detail::tile_matrix<T>& h = dev_ ? copy : m_;
@@ -325,25 +405,33 @@ class Matrix {
   void clear() {
     const bool on_device = dev_ != nullptr;
     m_.pat = detail::tile_pattern::empty(nrows(), ncols()), m_.values = detail::buffer<T>();
+    rows_.reset();
+    tile_copy_.reset();
     dev_.reset();
     if (on_device) to(backend::cuda);
   }
 
   // The tile layout itself (read-only), for inspection and for the backends.
+  // A row-form matrix makes a tile copy on first use and keeps it until it
+  // changes (safe from several threads).
   const detail::tile_matrix<T>& tiles() const {
     if (dev_) throw invalid_value("tgb: the matrix lives on the device; call to(tgb::backend::host) first");
-    return m_;
+    if (!rows_) return m_;
+    std::lock_guard<std::mutex> hold(detail::tile_copy_mutex(this));
+    if (!tile_copy_) tile_copy_ = std::make_unique<detail::tile_matrix<T>>(detail::tiles_of(*rows_));
+    return *tile_copy_;
   }
+  // The row form, where the matrix is stored so (host); null otherwise.
+  const detail::csr_matrix<T>* row_form() const noexcept { return rows_.get(); }
   const detail::device_tile_matrix<T>& device_tiles() const {
     if (!dev_) throw invalid_value("tgb: the matrix lives on the host; call to(tgb::backend::cuda) first");
     return *dev_;
   }
-  // Backend hooks: replace the contents (noexcept swaps, used last by every
-  // operation so that a throwing operation leaves the output unchanged).
-  void assign_tiles(detail::tile_matrix<T>&& t) noexcept {
-    m_.swap(t);
-    dev_.reset();
-  }
+  // Backend hooks: replace the contents with an operation's result, stored
+  // by the rule (used last by every operation; a conversion that fails
+  // throws before anything changes, so the output stays as it was).
+  void assign_tiles(detail::tile_matrix<T>&& t) { commit(prepare(std::move(t))); }
+  void assign_rows(detail::csr_matrix<T>&& r) { commit(prepare(std::move(r))); }
   // For a matrix already on the device (its shape does not change).
   void assign_device_tiles(std::unique_ptr<detail::device_tile_matrix<T>> d) noexcept { dev_ = std::move(d); }
 
@@ -374,8 +462,77 @@ class Matrix {
     return m;
   }
 
-  detail::tile_matrix<T> m_;  // on the device: an empty pattern of the right shape
+  // A result in the form the rule picks, ready to be swapped in.
+  struct stored {
+    detail::tile_matrix<T> tiles;
+    std::unique_ptr<detail::csr_matrix<T>> rows;
+  };
+  storage_form rule(offset_t ntiles, offset_t nnz) const {
+    return detail::choose_form(control_, backend::host, nrows(), ntiles, nnz, sizeof(T));
+  }
+  stored prepare(detail::tile_matrix<T>&& t) const {
+    stored s;
+    if (rule(t.pat.ntiles(), t.pat.nnz()) == storage_form::rows) {
+      s.rows = std::make_unique<detail::csr_matrix<T>>(detail::csr_of(t, false));
+      s.tiles.pat.nrows = t.pat.nrows;
+      s.tiles.pat.ncols = t.pat.ncols;
+    } else {
+      s.tiles.swap(t);
+    }
+    return s;
+  }
+  stored prepare(detail::csr_matrix<T>&& r) const {
+    stored s;
+    if (control_ == storage_control::tiles ||
+        (control_ == storage_control::automatic && rule(detail::count_tiles(r.p), r.p.nnz()) == storage_form::tiles)) {
+      s.tiles = detail::tiles_of(r);
+    } else {
+      s.tiles.pat.nrows = r.p.nrows;
+      s.tiles.pat.ncols = r.p.ncols;
+      s.rows = std::make_unique<detail::csr_matrix<T>>(std::move(r));
+    }
+    return s;
+  }
+  void commit(stored&& s) noexcept {
+    m_.swap(s.tiles);
+    rows_ = std::move(s.rows);
+    tile_copy_.reset();
+    dev_.reset();
+  }
+
+  // Host tiles; for a row-form matrix only the shape (nrows, ncols), and on
+  // the device an empty pattern of the right shape.
+  detail::tile_matrix<T> m_;
+  std::unique_ptr<detail::csr_matrix<T>> rows_;                // the row form (host)
+  mutable std::unique_ptr<detail::tile_matrix<T>> tile_copy_;  // tiles of rows_, made on first use
   std::unique_ptr<detail::device_tile_matrix<T>> dev_;
+  storage_control control_ = storage_control::automatic;
 };
+
+namespace detail {
+// A matrix's tiles as an operation reads them: the stored tiles, or tiles
+// made from the row form for this operation alone (freed with the view, and
+// never cached in the matrix, so an operation keeps nothing it allocated).
+template <class T>
+class tile_view {
+ public:
+  explicit tile_view(const Matrix<T>& m) {
+    if (const csr_matrix<T>* r = m.row_form()) {
+      owned_ = tiles_of(*r);
+      p_ = &owned_;
+    } else {
+      p_ = &m.tiles();
+    }
+  }
+  tile_view(const tile_view&) = delete;
+  tile_view& operator=(const tile_view&) = delete;
+  const tile_matrix<T>& operator*() const noexcept { return *p_; }
+  const tile_matrix<T>* operator->() const noexcept { return p_; }
+
+ private:
+  tile_matrix<T> owned_;
+  const tile_matrix<T>* p_ = nullptr;
+};
+}  // namespace detail
 
 }  // namespace tgb

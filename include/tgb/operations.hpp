@@ -33,14 +33,17 @@ inline std::string shape(index_t r, index_t c) { return std::to_string(r) + " x 
 // A (or A' when transposed) as tiles, materializing the transpose.
 template <class T>
 struct oriented {
-  const tile_matrix<T>* p;
+  tile_view<T> view;
   tile_matrix<T> owned;
-  oriented(const Matrix<T>& m, bool transpose) : p(&m.tiles()) {
+  const tile_matrix<T>* p;
+  oriented(const Matrix<T>& m, bool transpose) : view(m), p(&*view) {
     if (transpose) {
-      owned = transpose_tiles(m.tiles());
+      owned = transpose_tiles(*view);
       p = &owned;
     }
   }
+  oriented(const oriented&) = delete;
+  oriented& operator=(const oriented&) = delete;
   const tile_matrix<T>& operator*() const { return *p; }
 };
 
@@ -253,12 +256,13 @@ template <class TC, class Mask, class Accum, class Semiring, class TA, class TB>
 void mxm_host(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Semiring& semiring, const Matrix<TA>& A,
               const Matrix<TB>& B, const descriptor& desc, const mxm_policy& policy) {
   guard_alloc([&] {
-    auto M = host::make_mask(mask, C.nrows(), C.ncols());
-    auto T = host::mxm_product<TC>(A.tiles(), desc.transpose_a, B.tiles(), desc.transpose_b, M, semiring, policy);
+    auto M = host::make_mask(mask, C.nrows(), C.ncols(), /*defer_tiles=*/true);
+    auto T = host::mxm_product<TC>(A, desc.transpose_a, B, desc.transpose_b, M, semiring, policy);
     // T lies within the mask: with no accumulator, an empty C becomes T
     // whether or not replace was asked.
     const bool replace = desc.replace || (std::is_same_v<Accum, no_accum_t> && C.nvals() == 0);
-    host::writeback(C, M, accum, replace, std::move(T), /*t_within_mask=*/true);
+    if (T.in_rows) host::writeback(C, M, accum, replace, std::move(T.rows), /*t_within_mask=*/true);
+    else host::writeback(C, M, accum, replace, std::move(T.tiles), /*t_within_mask=*/true);
   });
 }
 
@@ -420,7 +424,7 @@ template <class T, class Monoid>
 T reduce(const Monoid& monoid, const Matrix<T>& A) {
   if (A.location() == backend::cuda) return detail::reduce_cuda<T>(monoid, A);
   bool has = false;
-  return detail::guard_alloc([&] { return detail::host::reduce_all<T>(A.tiles(), monoid, has); });
+  return detail::guard_alloc([&] { return detail::host::reduce_all<T>(*detail::tile_view<T>(A), monoid, has); });
 }
 
 // s = accum(s, fold of A) (GrB_Matrix_reduce to a scalar with accumulator).
@@ -429,7 +433,7 @@ void reduce(S& s, const Accum& accum, const Monoid& monoid, const Matrix<T>& A) 
   bool has = false;
   const S t = A.location() == backend::cuda
                   ? detail::reduce_cuda<S>(monoid, A)
-                  : detail::guard_alloc([&] { return detail::host::reduce_all<S>(A.tiles(), monoid, has); });
+                  : detail::guard_alloc([&] { return detail::host::reduce_all<S>(*detail::tile_view<T>(A), monoid, has); });
   if constexpr (std::is_same_v<Accum, no_accum_t>) s = t;
   else s = static_cast<S>(accum(s, t));
 }

@@ -39,8 +39,9 @@ void mxv_host(Vector<TW>& w, const Mask& mask, const Accum& accum, const Semirin
   guard_alloc([&] {
     const auto M = host::make_vector_mask(mask, w.size(), "mxv");
     // A' u is the push form of u' A over A's own tiles: no transpose is made.
-    vector_bitmap<TW> t = desc.transpose_a ? host::vxm_push<TW, true>(A.tiles(), u.bitmap(), semiring, M)
-                                           : host::mxv_pull<TW, true>(A.tiles(), u.bitmap(), semiring, M);
+    const tile_view<TA> a(A);
+    vector_bitmap<TW> t = desc.transpose_a ? host::vxm_push<TW, true>(*a, u.bitmap(), semiring, M)
+                                           : host::mxv_pull<TW, true>(*a, u.bitmap(), semiring, M);
     w.assign_bitmap(host::vector_writeback(w.bitmap(), M, accum, desc.replace, std::move(t), true));
   });
 }
@@ -51,8 +52,9 @@ void vxm_host(Vector<TW>& w, const Mask& mask, const Accum& accum, const Semirin
   guard_alloc([&] {
     const auto M = host::make_vector_mask(mask, w.size(), "vxm");
     // u' A' is the pull form of A u: no transpose is made.
-    vector_bitmap<TW> t = desc.transpose_b ? host::mxv_pull<TW, false>(A.tiles(), u.bitmap(), semiring, M)
-                                           : host::vxm_push<TW, false>(A.tiles(), u.bitmap(), semiring, M);
+    const tile_view<TA> a(A);
+    vector_bitmap<TW> t = desc.transpose_b ? host::mxv_pull<TW, false>(*a, u.bitmap(), semiring, M)
+                                           : host::vxm_push<TW, false>(*a, u.bitmap(), semiring, M);
     w.assign_bitmap(host::vector_writeback(w.bitmap(), M, accum, desc.replace, std::move(t), true));
   });
 }

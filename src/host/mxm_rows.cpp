@@ -77,33 +77,6 @@ csr_pattern rows_of_bits(const tile_pattern& p, const row_bits* bits, bool want_
 
 }  // namespace
 
-csr_pattern csr_of_pattern(const tile_pattern& p, bool transpose, bool want_src) {
-  csr_pattern a = rows_of_bits(p, p.row_mask.data(), want_src || transpose);
-  if (!transpose) return a;
-  // Counting sort by column: rows of the transpose, sources increasing.
-  csr_pattern t;
-  t.nrows = p.ncols;
-  t.ncols = p.nrows;
-  t.rowptr = buffer<offset_t>(static_cast<std::size_t>(p.ncols) + 1, offset_t(0));
-  const offset_t nz = a.nnz();
-  t.colidx = buffer<index_t>(static_cast<std::size_t>(nz));
-  if (want_src) t.src = buffer<offset_t>(static_cast<std::size_t>(nz));
-  offset_t* tp = t.rowptr.data();
-  for (offset_t e = 0; e < nz; ++e) ++tp[a.colidx[e] + 1];
-  for (index_t j = 0; j < p.ncols; ++j) tp[j + 1] += tp[j];
-  buffer<offset_t> next(static_cast<std::size_t>(p.ncols));
-  // (no memcpy: with no columns next.data() is null, and memcpy from or to
-  // null is undefined even for 0 bytes; GCC then drops null checks after it)
-  std::copy(tp, tp + p.ncols, next.begin());
-  for (index_t i = 0; i < p.nrows; ++i)
-    for (offset_t e = a.rowptr[i]; e < a.rowptr[i + 1]; ++e) {
-      const offset_t q = next[a.colidx[e]]++;
-      t.colidx[q] = i;
-      if (want_src) t.src[q] = a.src[e];
-    }
-  return t;
-}
-
 csr_pattern mask_rows(const host_mask& M) { return rows_of_bits(*M.pat, M.bits, false); }
 
 void row_counts(const tile_pattern& p, buffer<offset_t>& out) {
@@ -140,6 +113,7 @@ void split_tile_rows(const buffer<offset_t>& work, int tasks, std::vector<index_
   }
   bounds.push_back(tm);
 }
+
 
 tile_pattern assemble_chunks(index_t nrows, index_t ncols, const std::vector<index_t>& bounds,
                              const buffer<offset_t>& tiles_in_row, const std::vector<tile_chunk>& chunks,
@@ -179,25 +153,43 @@ tile_pattern assemble_chunks(index_t nrows, index_t ncols, const std::vector<ind
   return p;
 }
 
-void fill_level2(tile_pattern& p) {
-  const offset_t nt = p.ntiles();
-  p.row_ptr = buffer<std::uint8_t>(static_cast<std::size_t>(16 * nt));
-  p.col_idx = buffer<std::uint8_t>(static_cast<std::size_t>(p.nnz()));
-#pragma omp parallel for schedule(static, 1024) if (nt > kParallelTiles)
-  for (offset_t t = 0; t < nt; ++t) {
-    int n = 0;
-    std::uint8_t* ci = p.col_idx.data() + p.tile_offset[t];
-    const row_bits* rm = &p.row_mask[16 * t];
-    std::uint8_t* rp = &p.row_ptr[16 * t];
-    for (int r = 0; r < tile_dim; ++r) {
-      rp[r] = static_cast<std::uint8_t>(n);
-      n += bitcount16(rm[r]);
-    }
-    int e = 0;
-    for (std::uint32_t rr = nonempty_rows(rm); rr; rr &= rr - 1)
-      for (std::uint32_t x = rm[tile::lowest_bit(rr)]; x; x &= x - 1)
-        ci[e++] = static_cast<std::uint8_t>(tile::lowest_bit(x));
-  }
+}  // namespace tgb::detail::host
+
+namespace tgb::detail {
+
+csr_pattern csr_of_pattern(const tile_pattern& p, bool transpose, bool want_src) {
+  csr_pattern a = host::rows_of_bits(p, p.row_mask.data(), want_src);
+  if (!transpose) return a;
+  csr_pattern t = transpose_rows(a, want_src);
+  // The transpose's sources, as tile-order positions of p.
+  if (want_src)
+    for (offset_t e = 0; e < t.nnz(); ++e) t.src[e] = a.src[t.src[e]];
+  return t;
 }
 
-}  // namespace tgb::detail::host
+csr_pattern transpose_rows(const csr_pattern& a, bool want_src) {
+  // Counting sort by column: rows of the transpose, sources increasing.
+  csr_pattern t;
+  t.nrows = a.ncols;
+  t.ncols = a.nrows;
+  t.rowptr = buffer<offset_t>(static_cast<std::size_t>(a.ncols) + 1, offset_t(0));
+  const offset_t nz = a.nnz();
+  t.colidx = buffer<index_t>(static_cast<std::size_t>(nz));
+  if (want_src) t.src = buffer<offset_t>(static_cast<std::size_t>(nz));
+  offset_t* tp = t.rowptr.data();
+  for (offset_t e = 0; e < nz; ++e) ++tp[a.colidx[e] + 1];
+  for (index_t j = 0; j < a.ncols; ++j) tp[j + 1] += tp[j];
+  buffer<offset_t> next(static_cast<std::size_t>(a.ncols));
+  // (no memcpy: with no columns next.data() is null, and memcpy from or to
+  // null is undefined even for 0 bytes; GCC then drops null checks after it)
+  std::copy(tp, tp + a.ncols, next.begin());
+  for (index_t i = 0; i < a.nrows; ++i)
+    for (offset_t e = a.rowptr[i]; e < a.rowptr[i + 1]; ++e) {
+      const offset_t q = next[a.colidx[e]]++;
+      t.colidx[q] = i;
+      if (want_src) t.src[q] = e;
+    }
+  return t;
+}
+
+}  // namespace tgb::detail

@@ -113,40 +113,51 @@ namespace {
 struct line_counts {
   buffer<offset_t> rows, cols;  // rows[i + 1]: row i; cols[j]: column j
 };
+
+void count_lines(const tile_pattern* t, const csr_pattern* r, line_counts& c) {
+  if (t) {
+    row_counts(*t, c.rows);
+    col_counts(*t, c.cols);
+    return;
+  }
+  c.rows = buffer<offset_t>(static_cast<std::size_t>(r->nrows) + 1, offset_t(0));
+  for (index_t i = 0; i < r->nrows; ++i) c.rows[i + 1] = r->row_len(i);
+  c.cols = buffer<offset_t>(static_cast<std::size_t>(r->ncols), offset_t(0));
+  const offset_t nz = r->nnz();
+  for (offset_t e = 0; e < nz; ++e) ++c.cols[r->colidx[e]];
+}
 }  // namespace
 
-mxm_method choose_mxm_method(const tile_pattern& A, bool ta, const tile_pattern& B, bool tb, const host_mask& M,
+mxm_method choose_mxm_method(operand_pattern A, bool ta, operand_pattern B, bool tb, const host_mask& M,
                              const mxm_policy& policy) {
   const bool dot_ok = dot_usable(M.active, M.complement);
   const mxm_method forced = forced_method(policy, dot_ok);
   if (forced != mxm_method::automatic) return forced;
   mxm_work w;
   w.entries = double(A.nnz()) + double(B.nnz());
-  w.tiles = double(A.ntiles()) + double(B.ntiles());
+  w.tiles = double(A.tiles ? A.tiles->ntiles() : 0) + double(B.tiles ? B.tiles->ntiles() : 0);
+  w.row_operand = A.rows || B.rows;
   if (dot_ok) {
     // Gustavson's products: sum over k of (column k of op(A)) * (row k of
     // op(B)). Dot's merge work: sum over mask entries (i,j) of (row i of
     // op(A)) + (column j of op(B)).
     line_counts a, b, m;
-    row_counts(A, a.rows);
-    col_counts(A, a.cols);
+    count_lines(A.tiles, A.rows, a);
     const line_counts* pb = &a;
-    if (&B != &A) {
-      row_counts(B, b.rows);
-      col_counts(B, b.cols);
+    if (!A.same(B)) {
+      count_lines(B.tiles, B.rows, b);
       pb = &b;
     }
+    // The mask's listed positions: its rows where it has them, else its tiles.
+    const operand_pattern mp{M.rows() ? nullptr : M.pat, M.rows()};
     const line_counts* pm = &m;
-    if (M.pat == &A) pm = &a;
-    else if (M.pat == &B) pm = pb;
-    else {
-      row_counts(*M.pat, m.rows);
-      col_counts(*M.pat, m.cols);
-    }
+    if (mp.same(A)) pm = &a;
+    else if (mp.same(B)) pm = pb;
+    else count_lines(mp.tiles, mp.rows, m);
     auto row_of = [](const line_counts& c, bool flip, index_t i) { return flip ? c.cols[i] : c.rows[i + 1]; };
     auto col_of = [](const line_counts& c, bool flip, index_t j) { return flip ? c.rows[j + 1] : c.cols[j]; };
-    const index_t inner = ta ? A.nrows : A.ncols;
-    const index_t nrows = M.pat->nrows, ncols = M.pat->ncols;
+    const index_t inner = ta ? A.nrows() : A.ncols();
+    const index_t nrows = mp.nrows(), ncols = mp.ncols();
     for (index_t k = 0; k < inner; ++k) w.products += double(col_of(a, ta, k)) * double(row_of(*pb, tb, k));
     for (index_t i = 0; i < nrows; ++i) w.dot_work += double(pm->rows[i + 1]) * double(row_of(a, ta, i));
     for (index_t j = 0; j < ncols; ++j) w.dot_work += double(pm->cols[j]) * double(col_of(*pb, tb, j));

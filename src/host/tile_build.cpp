@@ -2,10 +2,13 @@
 #include <algorithm>
 #include <atomic>
 #include <string>
+#include <new>
+#include <vector>
 
 #include <unistd.h>
 
 #include "tgb/detail/tile/spgemm.hpp"
+#include "tgb/detail/row_storage.hpp"
 #include "tgb/detail/tile_storage.hpp"
 
 namespace tgb {
@@ -89,6 +92,52 @@ void walk_tile_row(index_t nrows, const offset_t* rowptr, const index_t* colidx,
 }
 
 }  // namespace
+
+offset_t count_tiles(const csr_pattern& c) {
+  const index_t tm = tiles_for(c.nrows);
+  const index_t tcols = tiles_for(c.ncols);
+  offset_t total = 0;
+  const offset_t* rp = c.rowptr.data();
+  const index_t* ci = c.colidx.data();
+  if (tcols > (index_t(1) << 24) || tm >= (index_t(1) << 32)) {
+    // Very wide: the 16-row merge (no per-thread marker of the width).
+#pragma omp parallel for schedule(dynamic, 64) reduction(+ : total) if (tm > kParallelRows)
+    for (index_t I = 0; I < tm; ++I)
+      walk_tile_row(c.nrows, rp, ci, I, [](index_t, int, offset_t, int) {}, [&](index_t) { ++total; });
+    return total;
+  }
+  // One pass over the entries: a tile column counts the first time a tile
+  // row meets it (a per-thread stamp per tile column, the tile row's number).
+  bool failed = false;
+#pragma omp parallel reduction(+ : total) if (c.nnz() > 65536 && tm > kParallelRows)
+  {
+    buffer<std::uint32_t> seen;
+#pragma omp for schedule(dynamic, 64)
+    for (index_t I = 0; I < tm; ++I) {
+      const offset_t b = rp[I * tile_dim], e = rp[std::min(c.nrows, (I + 1) * tile_dim)];
+      if (b == e) continue;
+      if (seen.size() == 0) {
+        try {
+          seen = buffer<std::uint32_t>(static_cast<std::size_t>(tcols), 0u);
+        } catch (...) {
+#pragma omp atomic write
+          failed = true;
+        }
+        if (seen.size() == 0) continue;
+      }
+      const std::uint32_t mark = static_cast<std::uint32_t>(I + 1);
+      for (offset_t q = b; q < e; ++q) {
+        std::uint32_t& s = seen[static_cast<std::size_t>(ci[q] >> tile_shift)];
+        if (s != mark) {
+          s = mark;
+          ++total;
+        }
+      }
+    }
+  }
+  if (failed) throw std::bad_alloc();
+  return total;
+}
 
 tile_pattern pattern_from_sorted_csr(index_t nrows, index_t ncols, const offset_t* rowptr, const index_t* colidx,
                                      buffer<offset_t>& perm) {

@@ -51,6 +51,9 @@ struct mxm_policy {
 // entries / tiles: of A and B together (the host's density test).
 struct mxm_work {
   double products = 0, dot_work = 0, entries = 0, tiles = 0;
+  // An operand is stored in row form (host): its tiles would have to be made
+  // first, and the row form exists because they hold few entries.
+  bool row_operand = false;
 };
 
 // Whether the dot method can run: a mask that is given and not complemented.
@@ -70,11 +73,13 @@ inline mxm_method forced_method(const mxm_policy& p, bool dot_ok) {
 //   1. masked, not complemented, and dot_work <= dot_factor * products:
 //      row dot (on the host it beat the tile dot on every graph measured,
 //      the densest tiles included: 57 entries a tile);
-//   2. otherwise tile Gustavson when entries >= tile_min_density * tiles,
+//   2. otherwise row saxpy when an operand is stored in rows;
+//   3. otherwise tile Gustavson when entries >= tile_min_density * tiles,
 //      row saxpy below that.
 // The tile dot runs only when forced.
 inline mxm_method choose_method(const mxm_work& w, bool dot_ok, const mxm_policy& p) {
   if (dot_ok && w.dot_work <= p.dot_factor * w.products) return mxm_method::row_dot;
+  if (w.row_operand) return mxm_method::row_saxpy;
   return w.entries >= p.tile_min_density * w.tiles ? mxm_method::tile_gustavson : mxm_method::row_saxpy;
 }
 

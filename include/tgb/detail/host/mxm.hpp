@@ -25,10 +25,29 @@ namespace tgb::detail::host {
 using detail::mxm_method;
 using detail::mxm_policy;
 
+// An operand's pattern as the rule reads it: its tiles, or its row form.
+struct operand_pattern {
+  const tile_pattern* tiles = nullptr;
+  const csr_pattern* rows = nullptr;
+  operand_pattern(const tile_pattern* t, const csr_pattern* r) : tiles(t), rows(r) {}
+  operand_pattern(const tile_pattern& t) : tiles(&t) {}  // NOLINT: a tile pattern is an operand
+  index_t nrows() const { return tiles ? tiles->nrows : rows->nrows; }
+  index_t ncols() const { return tiles ? tiles->ncols : rows->ncols; }
+  offset_t nnz() const { return tiles ? tiles->nnz() : rows->nnz(); }
+  bool same(const operand_pattern& o) const { return tiles ? tiles == o.tiles : rows == o.rows; }
+};
+// A matrix's pattern in the form it is stored in (no conversion).
+template <class M>
+operand_pattern pattern_of(const M& m) {
+  if (const auto* r = m.row_form()) return operand_pattern{nullptr, &r->p};
+  return operand_pattern{&m.tiles().pat, nullptr};
+}
+
 // The host's method: the policy's forced one, or choose_method on the
 // patterns' line counts (computed only when a dot is possible).
-mxm_method choose_mxm_method(const tile_pattern& A, bool ta, const tile_pattern& B, bool tb, const host_mask& M,
+mxm_method choose_mxm_method(operand_pattern A, bool ta, operand_pattern B, bool tb, const host_mask& M,
                              const mxm_policy& policy);
+
 
 // Up to this many tile columns, steps 1-3 find a tile column's slot through a
 // per-thread array indexed by the column (at most 8 MB a thread); past it,
@@ -173,40 +192,74 @@ tile_matrix<TC> mxm_numeric(tile_pattern&& cpat, const tile_matrix<TA>& A, const
   return C;
 }
 
+// The rows of op(X) for a row method: X's own row form where it is stored
+// so (transposed if asked), else a CSR view of its tiles, into owned.
+template <class MX, class T = typename MX::value_type>
+const csr_matrix<T>* rows_for(const MX& X, bool transpose, bool values, csr_matrix<T>& owned) {
+  if (const csr_matrix<T>* r = X.row_form()) {
+    if (!transpose) return r;
+    owned = transpose_csr(*r, values);
+  } else {
+    owned = csr_of(X.tiles(), transpose, values);  // X is stored in tiles here
+  }
+  return &owned;
+}
+
 // C = op(A) * op(B) (op: transpose where ta / tb), masked by M, by the
-// method the policy names or the rule picks.
-template <class TC, class TA, class TB, class Semiring>
-tile_matrix<TC> mxm_product(const tile_matrix<TA>& A, bool ta, const tile_matrix<TB>& B, bool tb, const host_mask& M,
-                            const Semiring& s, const mxm_policy& policy = {}) {
-  const mxm_method how = choose_mxm_method(A.pat, ta, B.pat, tb, M, policy);
+// method the policy names or the rule picks. A and B are Matrix objects:
+// the row methods read their row forms, the tile methods their tiles.
+template <class TC, class MA, class MB, class Semiring>
+host_product<TC> mxm_product(const MA& A, bool ta, const MB& B, bool tb, const host_mask& M, const Semiring& s,
+                             const mxm_policy& policy = {}) {
+  using TA = typename MA::value_type;
+  using TB = typename MB::value_type;
+  const mxm_method how = choose_mxm_method(pattern_of(A), ta, pattern_of(B), tb, M, policy);
+  host_product<TC> out;
   if (how == mxm_method::row_saxpy || how == mxm_method::row_dot) {
     // B's rows for saxpy (op(B)), or its columns for dot (op(B)'). One
     // view serves both operands when they are the same matrix the same way.
     const bool b_flip = how == mxm_method::row_dot ? !tb : tb;
     constexpr bool vals = reads_values<Semiring>::value;
-    const csr_matrix<TA> a = csr_of(A, ta, vals);
-    csr_matrix<TB> owned;
-    const csr_matrix<TB>* b = &owned;
+    csr_matrix<TA> a_owned;
+    csr_matrix<TB> b_owned;
+    const csr_matrix<TA>* a = rows_for(A, ta, vals, a_owned);
+    const csr_matrix<TB>* b = nullptr;
     if constexpr (std::is_same_v<TA, TB>) {
-      if (&A == &B && ta == b_flip) b = &a;
+      if (static_cast<const void*>(&A) == static_cast<const void*>(&B) && ta == b_flip) b = a;
     }
-    if (b == &owned) owned = csr_of(B, b_flip, vals);
-    if (how == mxm_method::row_dot) return mxm_rows_dot<TC>(a, *b, M, s);
+    if (!b) b = rows_for(B, b_flip, vals, b_owned);
+    if (how == mxm_method::row_dot) {
+      out.in_rows = true;
+      csr_pattern scratch;
+      out.rows = mxm_rows_dot<TC>(*a, *b, listed_rows(M, scratch), s);
+      return out;
+    }
+    // Saxpy writes tiles straight away when both operands are stored as
+    // tiles or its products predict a tile-dense C, rows otherwise; the
+    // storage rule has the last word either way.
     saxpy_tuning tune;
     tune.dense_ratio = policy.dense_row_ratio;
-    return mxm_rows_saxpy<TC>(a, *b, M, s, tune);
+    const saxpy_output output = !A.row_form() && !B.row_form() ? saxpy_output::tiles : saxpy_output::predict;
+    return mxm_rows_saxpy<TC>(*a, *b, M, s, tune, output);
   }
+  M.need_tiles();
+  const tile_view<TA> A_view(A);
+  const tile_view<TB> B_view(B);
+  const tile_matrix<TA>& A0 = *A_view;
+  const tile_matrix<TB>& B0 = *B_view;
   tile_matrix<TA> at;
   tile_matrix<TB> bt;
-  if (ta) at = transpose_tiles(A);
-  if (tb) bt = transpose_tiles(B);
-  const tile_matrix<TA>& a = ta ? at : A;
-  const tile_matrix<TB>& b = tb ? bt : B;
+  if (ta) at = transpose_tiles(A0);
+  if (tb) bt = transpose_tiles(B0);
+  const tile_matrix<TA>& a = ta ? at : A0;
+  const tile_matrix<TB>& b = tb ? bt : B0;
   if (how == mxm_method::tile_dot) {
     const tile_columns Bc = columns_of(b.pat);
-    return mxm_numeric_dot<TC>(mxm_symbolic_dot(a.pat, b.pat, Bc, M), a, b, Bc, s, policy.dense_tile_threshold);
+    out.tiles = mxm_numeric_dot<TC>(mxm_symbolic_dot(a.pat, b.pat, Bc, M), a, b, Bc, s, policy.dense_tile_threshold);
+  } else {
+    out.tiles = mxm_numeric<TC>(mxm_symbolic(a.pat, b.pat, M), a, b, s, policy.dense_tile_threshold);
   }
-  return mxm_numeric<TC>(mxm_symbolic(a.pat, b.pat, M), a, b, s, policy.dense_tile_threshold);
+  return out;
 }
 
 }  // namespace tgb::detail::host

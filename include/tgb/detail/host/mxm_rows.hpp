@@ -29,6 +29,7 @@
 
 #include "tgb/algebra.hpp"
 #include "tgb/detail/host/mask.hpp"
+#include "tgb/detail/row_storage.hpp"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -38,21 +39,16 @@
 
 namespace tgb::detail::host {
 
-// Scalar CSR of a pattern (or of its transpose): rows sorted by column; src[e]
-// is the tile-order position of entry e when asked for.
-struct csr_pattern {
-  index_t nrows = 0, ncols = 0;
-  buffer<offset_t> rowptr;
-  buffer<index_t> colidx;
-  buffer<offset_t> src;
-  offset_t nnz() const { return rowptr.size() ? rowptr[static_cast<std::size_t>(nrows)] : 0; }
-  offset_t row_len(index_t i) const { return rowptr[i + 1] - rowptr[i]; }
-};
-
-csr_pattern csr_of_pattern(const tile_pattern& p, bool transpose, bool want_src);
 // The positions a non-complemented mask lets through, or a complemented one
 // blocks, as sorted rows (M.bits: a value mask has dropped its zeros).
 csr_pattern mask_rows(const host_mask& M);
+// The same, read off the mask's row form where it has one (no copy), else
+// built into scratch.
+inline const csr_pattern& listed_rows(const host_mask& M, csr_pattern& scratch) {
+  if (const csr_pattern* r = M.rows()) return *r;
+  scratch = mask_rows(M);
+  return scratch;
+}
 
 // Entries per scalar row and per scalar column of a pattern.
 void row_counts(const tile_pattern& p, buffer<offset_t>& out);
@@ -96,29 +92,6 @@ struct reads_values<S, std::void_t<typename S::mul_type>>
 
 inline int host_threads() { return max_threads(); }
 
-template <class T>
-struct csr_matrix {
-  csr_pattern p;
-  buffer<T> values;
-};
-
-// A (or A') as scalar CSR with its values.
-template <class T>
-csr_matrix<T> csr_of(const tile_matrix<T>& m, bool transpose, bool with_values = true) {
-  csr_matrix<T> c;
-  c.p = csr_of_pattern(m.pat, transpose, with_values);
-  if (!with_values) return c;
-  const offset_t nz = c.p.nnz();
-  c.values = buffer<T>(static_cast<std::size_t>(nz));
-  const offset_t* src = c.p.src.data();
-  const T* v = m.values.data();
-  T* out = c.values.data();
-#pragma omp parallel for schedule(static) if (nz > 65536)
-  for (offset_t e = 0; e < nz; ++e) out[e] = v[src[e]];
-  c.p.src = buffer<offset_t>();
-  return c;
-}
-
 // Grows a scratch array to hold at least n elements, keeping the first `used`.
 template <class T>
 void grow_keep(buffer<T>& b, std::size_t used, std::size_t n) {
@@ -128,8 +101,9 @@ void grow_keep(buffer<T>& b, std::size_t used, std::size_t n) {
   b.swap(bigger);
 }
 
-// A task's share of C: its tiles in order (tile columns, row bits, entry
-// counts), their local column indices, and (typed) their values.
+// A task's share of C when it is written as tiles: its tiles in order (tile
+// columns, row bits, entry counts), their local column indices, and (typed)
+// their values.
 struct tile_chunk {
   buffer<tile_index_t> tcol;
   buffer<row_bits> masks;
@@ -144,8 +118,14 @@ tile_pattern assemble_chunks(index_t nrows, index_t ncols, const std::vector<ind
                              const buffer<offset_t>& tiles_in_row, const std::vector<tile_chunk>& chunks,
                              std::vector<offset_t>& entry_base);
 
-// row_ptr and col_idx of tiles whose row bits and tile_offset are set.
-void fill_level2(tile_pattern& p);
+// A product in the form its method made it. The caller stores it by the
+// storage rule.
+template <class T>
+struct host_product {
+  bool in_rows = false;
+  tile_matrix<T> tiles;
+  csr_matrix<T> rows;
+};
 
 // Per-task (per-thread) workspace of the saxpy rows: lives inside the
 // parallel region, so nothing survives an exception.
@@ -161,8 +141,9 @@ struct row_workspace {
   buffer<std::uint32_t> mark;
   buffer<TC> acc;
   std::uint32_t stamp = 1;
-  // tiles of the current tile row: slot of each tile column (all ones when
-  // none), the columns met, and per tile a count, then a fill position
+  // tiles of the current tile row (tile output): slot of each tile column
+  // (all ones when none), the columns met, and per tile a count, then a fill
+  // position
   buffer<std::uint32_t> tslot;
   buffer<tile_index_t> tlist;
   buffer<offset_t> tfill;
@@ -175,10 +156,17 @@ struct saxpy_tuning {
   offset_t tiny_row = 32;
 };
 
+// The form row saxpy writes C in: rows, tiles (from each tile row's 16
+// finished rows, cheaper than converting afterwards where C is tile-dense),
+// or tiles where its products average at least 16 per tile position of C
+// (C then likely holds many entries per tile).
+enum class saxpy_output { rows, tiles, predict };
+
 // C = A*B (with A, B as scalar CSR), masked by M; the row path.
 template <class TC, class TA, class TB, class Semiring>
-tile_matrix<TC> mxm_rows_saxpy(const csr_matrix<TA>& A, const csr_matrix<TB>& B, const host_mask& M,
-                               const Semiring& s, const saxpy_tuning& tune) {
+host_product<TC> mxm_rows_saxpy(const csr_matrix<TA>& A, const csr_matrix<TB>& B, const host_mask& M,
+                                const Semiring& s, const saxpy_tuning& tune,
+                                saxpy_output output = saxpy_output::rows) {
   const index_t nrows = A.p.nrows, ncols = B.p.ncols;
   const index_t tm = tiles_for(nrows);
   const offset_t* arp = A.p.rowptr.data();
@@ -191,11 +179,11 @@ tile_matrix<TC> mxm_rows_saxpy(const csr_matrix<TA>& A, const csr_matrix<TB>& B,
   auto aval = [&](offset_t p) { if constexpr (kValues) return static_cast<TC>(av[p]); else return TC{}; };
   auto bval = [&](offset_t q) { if constexpr (kValues) return static_cast<TC>(bv[q]); else return TC{}; };
 
-  csr_pattern mr;
-  if (M.active) mr = mask_rows(M);
+  csr_pattern scratch;
+  const csr_pattern* mr = M.active ? &listed_rows(M, scratch) : nullptr;
   const bool allow = M.active && !M.complement;
-  const offset_t* mrp = M.active ? mr.rowptr.data() : nullptr;
-  const index_t* mci = M.active ? mr.colidx.data() : nullptr;
+  const offset_t* mrp = M.active ? mr->rowptr.data() : nullptr;
+  const index_t* mci = M.active ? mr->colidx.data() : nullptr;
 
   // Work per tile row: products, plus one per row so empty rows count.
   buffer<offset_t> work(static_cast<std::size_t>(tm), offset_t(0));
@@ -211,19 +199,36 @@ tile_matrix<TC> mxm_rows_saxpy(const csr_matrix<TA>& A, const csr_matrix<TB>& B,
   }
   std::vector<index_t> bounds;
   split_tile_rows(work, 8 * host_threads(), bounds);
+  bool tiles_out = output == saxpy_output::tiles;
+  if (output == saxpy_output::predict) {
+    double products = 0;
+    for (index_t I = 0; I < tm; ++I) products += double(work[I]);
+    tiles_out = products >= 16.0 * double(tm) * double(tiles_for(ncols));
+  }
   const int ntasks = static_cast<int>(bounds.size()) - 1;
-  std::vector<tile_chunk> chunks(static_cast<std::size_t>(ntasks));
-  std::vector<buffer<TC>> cvals(static_cast<std::size_t>(ntasks));
-  buffer<offset_t> tiles_in_row(static_cast<std::size_t>(tm), offset_t(0));
+  // Each thread appends its tasks' rows to one arena of its own (grown by
+  // doubling, so a thread copies its output a few times at most, not each
+  // task its own); the row lengths go to rowptr[i + 1].
+  const int nthreads = std::max(1, host_threads());
+  std::vector<buffer<index_t>> acols(static_cast<std::size_t>(nthreads));
+  std::vector<buffer<TC>> avals(static_cast<std::size_t>(nthreads));
+  std::vector<int> task_thread(static_cast<std::size_t>(ntasks), 0);
+  std::vector<std::size_t> task_begin(static_cast<std::size_t>(ntasks), 0), cnnz(static_cast<std::size_t>(ntasks), 0);
+  // Tile output: the arena holds one tile row at a time, each task's tiles
+  // go to its chunk.
+  std::vector<tile_chunk> chunks(tiles_out ? static_cast<std::size_t>(ntasks) : 0);
+  std::vector<buffer<TC>> cvals(tiles_out ? static_cast<std::size_t>(ntasks) : 0);
+  buffer<offset_t> tiles_in_row(tiles_out ? static_cast<std::size_t>(tm) : 0, offset_t(0));
   const index_t tcols = tiles_for(ncols);
   const bool tile_slots = tcols <= (index_t(1) << 22);  // at most 16 MB a thread
+  buffer<offset_t> rowptr(static_cast<std::size_t>(nrows) + 1, offset_t(0));
   bool failed = false;
 
 #pragma omp parallel if (ntasks > 1 && work.size() > 0)
   {
     row_workspace<TC> ws;
-    buffer<index_t> rcol;  // the tile row's 16 rows, one after another
-    buffer<TC> rval;
+    const int me = std::min(thread_num(), nthreads - 1);
+    std::size_t arena_fill = 0;
 #pragma omp for schedule(dynamic, 1)
     for (int task = 0; task < ntasks; ++task) {
       bool stop;
@@ -231,11 +236,14 @@ tile_matrix<TC> mxm_rows_saxpy(const csr_matrix<TA>& A, const csr_matrix<TB>& B,
       stop = failed;
       if (stop) continue;
       try {
-        tile_chunk& ch = chunks[task];
-        buffer<TC>& cv = cvals[task];
+        buffer<index_t>& rcol = acols[me];
+        buffer<TC>& rval = avals[me];
+        std::size_t used = arena_fill;
+        task_thread[task] = me;
+        task_begin[task] = used;
         for (index_t I = bounds[task]; I < bounds[task + 1]; ++I) {
           offset_t rb[tile_dim], re[tile_dim];
-          std::size_t used = 0;
+          const std::size_t row0 = used;
           const index_t i0 = I * tile_dim;
           const int nr = static_cast<int>(std::min<index_t>(tile_dim, nrows - i0));
           for (int r = 0; r < tile_dim; ++r) {
@@ -428,98 +436,113 @@ tile_matrix<TC> mxm_rows_saxpy(const csr_matrix<TA>& A, const csr_matrix<TB>& B,
             used += n;
             re[r] = static_cast<offset_t>(used);
           }
-          // The 16 sorted rows -> tiles, in tile order.
-          if (used == 0) continue;
-          grow_keep(ch.cidx, ch.nnz, ch.nnz + used);
-          grow_keep(cv, ch.nnz, ch.nnz + used);
-          if (tile_slots) {
-            // Tile columns through a slot array: a few passes over the
-            // entries instead of a 16-row merge per tile.
-            if (ws.tslot.size() < static_cast<std::size_t>(tcols))
-              ws.tslot = buffer<std::uint32_t>(static_cast<std::size_t>(tcols), ~std::uint32_t(0));
-            grow_keep(ws.tlist, 0, used);
-            grow_keep(ws.tfill, 0, used);
-            std::uint32_t* slot = ws.tslot.data();
-            tile_index_t* tl = ws.tlist.data();
-            offset_t* fill = ws.tfill.data();
-            std::size_t nt = 0;
-            for (std::size_t e = 0; e < used; ++e) {
-              const index_t J = rcol[e] >> tile_shift;
-              if (slot[J] == ~std::uint32_t(0)) {
-                slot[J] = 0;
-                tl[nt++] = static_cast<tile_index_t>(J);
+          if (tiles_out) {
+            // The 16 sorted rows -> tiles of this task's chunk; the arena is
+            // free again for the next tile row.
+            tile_chunk& ch = chunks[task];
+            buffer<TC>& cv = cvals[task];
+            const index_t* rcol0 = rcol.data() + row0;
+            const TC* rval0 = rval.data() + row0;
+            const offset_t row0o = static_cast<offset_t>(row0);
+            const std::size_t nused = used - row0;
+            used = row0;
+            // The 16 sorted rows -> tiles, in tile order.
+            if (nused == 0) continue;
+            grow_keep(ch.cidx, ch.nnz, ch.nnz + nused);
+            grow_keep(cv, ch.nnz, ch.nnz + nused);
+            if (tile_slots) {
+              // Tile columns through a slot array: a few passes over the
+              // entries instead of a 16-row merge per tile.
+              if (ws.tslot.size() < static_cast<std::size_t>(tcols))
+                ws.tslot = buffer<std::uint32_t>(static_cast<std::size_t>(tcols), ~std::uint32_t(0));
+              grow_keep(ws.tlist, 0, nused);
+              grow_keep(ws.tfill, 0, nused);
+              std::uint32_t* slot = ws.tslot.data();
+              tile_index_t* tl = ws.tlist.data();
+              offset_t* fill = ws.tfill.data();
+              std::size_t nt = 0;
+              for (std::size_t e = 0; e < nused; ++e) {
+                const index_t J = rcol0[e] >> tile_shift;
+                if (slot[J] == ~std::uint32_t(0)) {
+                  slot[J] = 0;
+                  tl[nt++] = static_cast<tile_index_t>(J);
+                }
               }
-            }
-            std::sort(tl, tl + nt);
-            try {
-              grow_keep(ch.tcol, ch.ntiles, ch.ntiles + nt);
-              grow_keep(ch.masks, 16 * ch.ntiles, 16 * (ch.ntiles + nt));
-            } catch (...) {
+              std::sort(tl, tl + nt);
+              try {
+                grow_keep(ch.tcol, ch.ntiles, ch.ntiles + nt);
+                grow_keep(ch.masks, 16 * ch.ntiles, 16 * (ch.ntiles + nt));
+              } catch (...) {
+                for (std::size_t l = 0; l < nt; ++l) slot[tl[l]] = ~std::uint32_t(0);
+                throw;
+              }
+              row_bits* bits = &ch.masks[16 * ch.ntiles];
+              for (std::size_t l = 0; l < nt; ++l) {
+                slot[tl[l]] = static_cast<std::uint32_t>(l);
+                ch.tcol[ch.ntiles + l] = tl[l];
+                fill[l] = 0;
+                for (int r = 0; r < tile_dim; ++r) bits[16 * l + r] = 0;
+              }
+              for (int r = 0; r < nr; ++r)
+                for (offset_t e = (rb[r] - row0o); e < (re[r] - row0o); ++e) {
+                  const std::uint32_t l = slot[rcol0[e] >> tile_shift];
+                  bits[16 * l + r] = row_bits(bits[16 * l + r] | (1u << (rcol0[e] & (tile_dim - 1))));
+                  ++fill[l];
+                }
+              offset_t at = static_cast<offset_t>(ch.nnz);
+              for (std::size_t l = 0; l < nt; ++l) {
+                const offset_t c = fill[l];
+                fill[l] = at;
+                at += c;
+              }
+              for (int r = 0; r < nr; ++r)
+                for (offset_t e = (rb[r] - row0o); e < (re[r] - row0o); ++e) {
+                  const offset_t q = fill[slot[rcol0[e] >> tile_shift]]++;
+                  ch.cidx[q] = static_cast<std::uint8_t>(rcol0[e] & (tile_dim - 1));
+                  cv[q] = rval0[e];
+                }
               for (std::size_t l = 0; l < nt; ++l) slot[tl[l]] = ~std::uint32_t(0);
-              throw;
+              ch.ntiles += nt;
+              ch.nnz += nused;
+              tiles_in_row[I] = static_cast<offset_t>(nt);
+              continue;
             }
-            row_bits* bits = &ch.masks[16 * ch.ntiles];
-            for (std::size_t l = 0; l < nt; ++l) {
-              slot[tl[l]] = static_cast<std::uint32_t>(l);
-              ch.tcol[ch.ntiles + l] = tl[l];
-              fill[l] = 0;
-              for (int r = 0; r < tile_dim; ++r) bits[16 * l + r] = 0;
-            }
-            for (int r = 0; r < nr; ++r)
-              for (offset_t e = rb[r]; e < re[r]; ++e) {
-                const std::uint32_t l = slot[rcol[e] >> tile_shift];
-                bits[16 * l + r] = row_bits(bits[16 * l + r] | (1u << (rcol[e] & (tile_dim - 1))));
-                ++fill[l];
+            offset_t cur[tile_dim];
+            for (int r = 0; r < tile_dim; ++r) cur[r] = (rb[r] - row0o);
+            offset_t ntiles = 0;
+            for (;;) {
+              index_t J = -1;
+              for (int r = 0; r < nr; ++r)
+                if (cur[r] < (re[r] - row0o)) {
+                  const index_t jj = rcol0[cur[r]] >> tile_shift;
+                  if (J < 0 || jj < J) J = jj;
+                }
+              if (J < 0) break;
+              grow_keep(ch.tcol, ch.ntiles, ch.ntiles + 1);
+              grow_keep(ch.masks, 16 * ch.ntiles, 16 * ch.ntiles + 16);
+              row_bits* bits = &ch.masks[16 * ch.ntiles];
+              for (int r = 0; r < tile_dim; ++r) {
+                row_bits b = 0;
+                while (cur[r] < (re[r] - row0o) && (rcol0[cur[r]] >> tile_shift) == J) {
+                  const int c = static_cast<int>(rcol0[cur[r]] & (tile_dim - 1));
+                  b = row_bits(b | (1u << c));
+                  ch.cidx[ch.nnz] = static_cast<std::uint8_t>(c);
+                  cv[ch.nnz] = rval0[cur[r]];
+                  ++ch.nnz;
+                  ++cur[r];
+                }
+                bits[r] = b;
               }
-            offset_t at = static_cast<offset_t>(ch.nnz);
-            for (std::size_t l = 0; l < nt; ++l) {
-              const offset_t c = fill[l];
-              fill[l] = at;
-              at += c;
+              ch.tcol[ch.ntiles++] = static_cast<tile_index_t>(J);
+              ++ntiles;
             }
-            for (int r = 0; r < nr; ++r)
-              for (offset_t e = rb[r]; e < re[r]; ++e) {
-                const offset_t q = fill[slot[rcol[e] >> tile_shift]]++;
-                ch.cidx[q] = static_cast<std::uint8_t>(rcol[e] & (tile_dim - 1));
-                cv[q] = rval[e];
-              }
-            for (std::size_t l = 0; l < nt; ++l) slot[tl[l]] = ~std::uint32_t(0);
-            ch.ntiles += nt;
-            ch.nnz += used;
-            tiles_in_row[I] = static_cast<offset_t>(nt);
+            tiles_in_row[I] = ntiles;
             continue;
           }
-          offset_t cur[tile_dim];
-          for (int r = 0; r < tile_dim; ++r) cur[r] = rb[r];
-          offset_t ntiles = 0;
-          for (;;) {
-            index_t J = -1;
-            for (int r = 0; r < nr; ++r)
-              if (cur[r] < re[r]) {
-                const index_t jj = rcol[cur[r]] >> tile_shift;
-                if (J < 0 || jj < J) J = jj;
-              }
-            if (J < 0) break;
-            grow_keep(ch.tcol, ch.ntiles, ch.ntiles + 1);
-            grow_keep(ch.masks, 16 * ch.ntiles, 16 * ch.ntiles + 16);
-            row_bits* bits = &ch.masks[16 * ch.ntiles];
-            for (int r = 0; r < tile_dim; ++r) {
-              row_bits b = 0;
-              while (cur[r] < re[r] && (rcol[cur[r]] >> tile_shift) == J) {
-                const int c = static_cast<int>(rcol[cur[r]] & (tile_dim - 1));
-                b = row_bits(b | (1u << c));
-                ch.cidx[ch.nnz] = static_cast<std::uint8_t>(c);
-                cv[ch.nnz] = rval[cur[r]];
-                ++ch.nnz;
-                ++cur[r];
-              }
-              bits[r] = b;
-            }
-            ch.tcol[ch.ntiles++] = static_cast<tile_index_t>(J);
-            ++ntiles;
-          }
-          tiles_in_row[I] = ntiles;
+          for (int r = 0; r < nr; ++r) rowptr[i0 + r + 1] = re[r] - rb[r];
         }
+        cnnz[task] = used - task_begin[task];
+        arena_fill = used;
       } catch (...) {
 #pragma omp atomic write
         failed = true;
@@ -527,17 +550,38 @@ tile_matrix<TC> mxm_rows_saxpy(const csr_matrix<TA>& A, const csr_matrix<TB>& B,
     }
   }
   if (failed) throw out_of_memory("tgb: out of memory in mxm (row path)");
-
-  tile_matrix<TC> C;
-  std::vector<offset_t> entry_base;
-  C.pat = assemble_chunks(nrows, ncols, bounds, tiles_in_row, chunks, entry_base);
-  C.values = buffer<TC>(static_cast<std::size_t>(C.pat.nnz()));
+  host_product<TC> out;
+  if (tiles_out) {
+    tile_matrix<TC>& T = out.tiles;
+    std::vector<offset_t> entry_base;
+    T.pat = assemble_chunks(nrows, ncols, bounds, tiles_in_row, chunks, entry_base);
+    T.values = buffer<TC>(static_cast<std::size_t>(T.pat.nnz()));
+#pragma omp parallel for schedule(dynamic, 1) if (ntasks > 1)
+    for (int task = 0; task < ntasks; ++task)
+      if (chunks[task].nnz)
+        std::memcpy(static_cast<void*>(T.values.data() + entry_base[task]), cvals[task].data(),
+                    chunks[task].nnz * sizeof(TC));
+    return out;
+  }
+  out.in_rows = true;
+  csr_matrix<TC>& C = out.rows;
+  C.p.nrows = nrows;
+  C.p.ncols = ncols;
+  for (index_t i = 0; i < nrows; ++i) rowptr[i + 1] += rowptr[i];
+  const offset_t nz = rowptr[nrows];
+  C.p.rowptr = std::move(rowptr);
+  C.p.colidx = buffer<index_t>(static_cast<std::size_t>(nz));
+  C.values = buffer<TC>(static_cast<std::size_t>(nz));
 #pragma omp parallel for schedule(dynamic, 1) if (ntasks > 1)
   for (int task = 0; task < ntasks; ++task)
-    if (chunks[task].nnz)
-      std::memcpy(static_cast<void*>(C.values.data() + entry_base[task]), cvals[task].data(),
-                  chunks[task].nnz * sizeof(TC));
-  return C;
+    if (cnnz[task]) {
+      const offset_t at = C.p.rowptr[std::min(nrows, bounds[task] * tile_dim)];
+      const std::size_t from = task_begin[task];
+      const int t = task_thread[task];
+      std::memcpy(static_cast<void*>(C.p.colidx.data() + at), acols[t].data() + from, cnnz[task] * sizeof(index_t));
+      std::memcpy(static_cast<void*>(C.values.data() + at), avals[t].data() + from, cnnz[task] * sizeof(TC));
+    }
+  return out;
 }
 
 // One dot product: a's sorted row (ac, avals, la) against b's (bc, bvals,
@@ -590,87 +634,59 @@ inline bool sparse_dot(const index_t* ac, const TA* avals, offset_t la, const in
   return any;
 }
 
-// C<M> = A*B by dot products, M not complemented. A: C's rows; Bt: C's
-// columns as rows (B' as scalar CSR).
+// C<M> = A*B by dot products, M not complemented: for every position the
+// mask admits (mrows: its rows), the dot product of A's row and Bt's row (B'
+// as scalar CSR: C's columns as rows). C comes out in row form: the mask's
+// rows, thinned to the entries whose dot product was not empty.
 template <class TC, class TA, class TB, class Semiring>
-tile_matrix<TC> mxm_rows_dot(const csr_matrix<TA>& A, const csr_matrix<TB>& Bt, const host_mask& M,
-                             const Semiring& s) {
-  const tile_pattern& m = *M.pat;
-  const index_t tm = m.tile_rows();
-  const offset_t nt = m.ntiles(), nz = m.nnz();
-  buffer<row_bits> present(static_cast<std::size_t>(16 * nt));
+csr_matrix<TC> mxm_rows_dot(const csr_matrix<TA>& A, const csr_matrix<TB>& Bt, const csr_pattern& mrows,
+                            const Semiring& s) {
+  const index_t nrows = mrows.nrows;
+  const offset_t nz = mrows.nnz();
+  const offset_t* mrp = mrows.rowptr.data();
+  const index_t* mci = mrows.colidx.data();
+  buffer<index_t> cols(static_cast<std::size_t>(nz));
   buffer<TC> vals(static_cast<std::size_t>(nz));
-  buffer<offset_t> tiles_in_row(static_cast<std::size_t>(tm) + 1, offset_t(0));
-  buffer<std::uint16_t> count(static_cast<std::size_t>(nt));
+  buffer<offset_t> rowptr(static_cast<std::size_t>(nrows) + 1, offset_t(0));
   const offset_t* arp = A.p.rowptr.data();
   const index_t* aci = A.p.colidx.data();
   const TA* av = A.values.data();
   const offset_t* brp = Bt.p.rowptr.data();
   const index_t* bci = Bt.p.colidx.data();
   const TB* bv = Bt.values.data();
-  // Phase 1: every admitted mask entry's dot product, at the mask's position.
-  // Rows of A with at least kLongRow entries are scattered once into a
-  // per-thread marker (column -> position in the row), and each of their
-  // mask entries walks only B's row; shorter rows merge.
+  // Phase 1: each row's admitted entries, their dot products written over
+  // the mask's own positions (found ones first). Rows of A with at least
+  // kLongRow entries are scattered once into a per-thread marker (column ->
+  // position in the row), and each of their mask entries walks only B's row;
+  // shorter rows merge.
   constexpr offset_t kLongRow = 16;
   const index_t inner = A.p.ncols;
   // The marker costs 8 bytes per column per thread, whatever the row: keep it
   // to 32 MB a thread, longer inner dimensions merge.
   const bool use_marker = inner <= (index_t(1) << 22);
   bool failed = false;
-#pragma omp parallel if (tm > kParallelRows)
+#pragma omp parallel if (nz > 4096 && nrows > kParallelRows)
   {
     buffer<std::uint32_t> mstamp, mwhere;
     std::uint32_t cur = 0;
-#pragma omp for schedule(dynamic, 16)
-    for (index_t I = 0; I < tm; ++I) {
+#pragma omp for schedule(dynamic, 256)
+    for (index_t i = 0; i < nrows; ++i) {
       bool stop;
 #pragma omp atomic read
       stop = failed;
       if (stop) continue;
+      const offset_t q0 = mrp[i], q1 = mrp[i + 1];
+      const offset_t a0 = arp[i], la = arp[i + 1] - a0;
+      if (q0 == q1 || la == 0) continue;
+      offset_t out = q0;
       try {
-        const offset_t t0 = m.tile_ptr[I], t1 = m.tile_ptr[I + 1];
-        const int nr = static_cast<int>(std::min<index_t>(tile_dim, m.nrows - I * tile_dim));
-        std::uint32_t long_rows = 0;
-        if (use_marker && t1 > t0)
-          for (int r = 0; r < nr; ++r)
-            if (arp[I * tile_dim + r + 1] - arp[I * tile_dim + r] >= kLongRow) long_rows |= 1u << r;
-        if (long_rows && mstamp.size() < static_cast<std::size_t>(inner)) {
-          mstamp = buffer<std::uint32_t>();
-          mwhere = buffer<std::uint32_t>(static_cast<std::size_t>(inner));
-          mstamp = buffer<std::uint32_t>(static_cast<std::size_t>(inner), 0u);
-          cur = 0;
-        }
-        for (offset_t t = t0; t < t1; ++t) {
-          const index_t j0 = index_t(m.tile_col[t]) * tile_dim;
-          const offset_t base = m.tile_offset[t];
-          for (int r = 0; r < tile_dim; ++r) present[16 * t + r] = 0;
-          for (std::uint32_t rr = nonempty_rows(&M.bits[16 * t]) & ~long_rows; rr; rr &= rr - 1) {
-            const int r = tile::lowest_bit(rr);
-            const row_bits admit = M.bits[16 * t + r];
-            row_bits got = 0;
-            const index_t i = I * tile_dim + r;
-            const offset_t a0 = arp[i], la = arp[i + 1] - a0;
-            const int q0 = m.row_ptr[16 * t + r];
-            const int q1 =
-                r == tile_dim - 1 ? static_cast<int>(m.tile_offset[t + 1] - base) : m.row_ptr[16 * t + r + 1];
-            if (la)
-              for (int q = q0; q < q1; ++q) {
-                const int c = m.col_idx[base + q];
-                if (!((admit >> c) & 1u)) continue;
-                const index_t j = j0 + c;
-                const offset_t b0 = brp[j];
-                if (sparse_dot<TC>(aci + a0, av ? av + a0 : av, la, bci + b0, bv ? bv + b0 : bv, brp[j + 1] - b0, s,
-                                   vals[base + q]))
-                  got = row_bits(got | (1u << c));
-              }
-            present[16 * t + r] = got;
+        if (use_marker && la >= kLongRow) {
+          if (mstamp.size() < static_cast<std::size_t>(inner)) {
+            mstamp = buffer<std::uint32_t>();
+            mwhere = buffer<std::uint32_t>(static_cast<std::size_t>(inner));
+            mstamp = buffer<std::uint32_t>(static_cast<std::size_t>(inner), 0u);
+            cur = 0;
           }
-        }
-        for (std::uint32_t lr = long_rows; lr; lr &= lr - 1) {
-          const int r = tile::lowest_bit(lr);
-          const index_t i = I * tile_dim + r;
-          const offset_t a0 = arp[i], la = arp[i + 1] - a0;
           if (cur == 0xFFFFFFFFu) {
             std::fill(mstamp.begin(), mstamp.end(), 0u);
             cur = 0;
@@ -680,100 +696,73 @@ tile_matrix<TC> mxm_rows_dot(const csr_matrix<TA>& A, const csr_matrix<TB>& Bt, 
             mstamp[aci[a0 + p]] = cur;
             mwhere[aci[a0 + p]] = static_cast<std::uint32_t>(p);
           }
-          for (offset_t t = t0; t < t1; ++t) {
-            const row_bits admit = M.bits[16 * t + r];
-            if (!admit) continue;
-            const index_t j0 = index_t(m.tile_col[t]) * tile_dim;
-            const offset_t base = m.tile_offset[t];
-            const int q0 = m.row_ptr[16 * t + r];
-            const int q1 =
-                r == tile_dim - 1 ? static_cast<int>(m.tile_offset[t + 1] - base) : m.row_ptr[16 * t + r + 1];
-            row_bits got = 0;
-            for (int q = q0; q < q1; ++q) {
-              const int c = m.col_idx[base + q];
-              if (!((admit >> c) & 1u)) continue;
-              const index_t j = j0 + c;
-              bool any = false;
-              TC acc{};
-              for (offset_t b = brp[j]; b < brp[j + 1]; ++b) {
-                const index_t k = bci[b];
-                if (mstamp[k] != cur) continue;
-                TC prod;
-                if constexpr (reads_values<Semiring>::value)
-                  prod = s.mul(static_cast<TC>(av[a0 + mwhere[k]]), static_cast<TC>(bv[b]));
-                else
-                  prod = s.mul(TC{}, TC{});
-                if (any) {
-                  acc = s.add(acc, prod);
-                } else {
-                  acc = prod;
-                  any = true;
-                }
-                if (s.add.is_terminal(acc)) break;
-              }
+          for (offset_t q = q0; q < q1; ++q) {
+            const index_t j = mci[q];
+            bool any = false;
+            TC acc{};
+            for (offset_t b = brp[j]; b < brp[j + 1]; ++b) {
+              const index_t k = bci[b];
+              if (mstamp[k] != cur) continue;
+              TC prod;
+              if constexpr (reads_values<Semiring>::value)
+                prod = s.mul(static_cast<TC>(av[a0 + mwhere[k]]), static_cast<TC>(bv[b]));
+              else
+                prod = s.mul(TC{}, TC{});
               if (any) {
-                vals[base + q] = acc;
-                got = row_bits(got | (1u << c));
+                acc = s.add(acc, prod);
+              } else {
+                acc = prod;
+                any = true;
               }
+              if (s.add.is_terminal(acc)) break;
             }
-            present[16 * t + r] = got;
+            if (any) {
+              cols[out] = j;
+              vals[out++] = acc;
+            }
+          }
+        } else {
+          for (offset_t q = q0; q < q1; ++q) {
+            const index_t j = mci[q];
+            const offset_t b0 = brp[j];
+            TC v;
+            if (sparse_dot<TC>(aci + a0, av ? av + a0 : av, la, bci + b0, bv ? bv + b0 : bv, brp[j + 1] - b0, s, v)) {
+              cols[out] = j;
+              vals[out++] = v;
+            }
           }
         }
-        offset_t kept = 0;
-        for (offset_t t = t0; t < t1; ++t) {
-          int n = 0;
-          for (int r = 0; r < tile_dim; ++r) n += bitcount16(present[16 * t + r]);
-          count[t] = static_cast<std::uint16_t>(n);
-          kept += n ? 1 : 0;
-        }
-        tiles_in_row[I + 1] = kept;
       } catch (...) {
 #pragma omp atomic write
         failed = true;
       }
+      rowptr[i + 1] = out - q0;
     }
   }
   if (failed) throw out_of_memory("tgb: out of memory in mxm (row dot)");
-  // Phase 2: the mask's tiles that kept an entry, compacted.
-  tile_matrix<TC> C;
-  tile_pattern& p = C.pat;
-  p = tile_pattern::empty(m.nrows, m.ncols);
-  for (index_t I = 0; I < tm; ++I) p.tile_ptr[I + 1] = p.tile_ptr[I] + tiles_in_row[I + 1];
-  const offset_t ct = p.tile_ptr[tm];
-  p.tile_col = buffer<tile_index_t>(static_cast<std::size_t>(ct));
-  p.row_mask = buffer<row_bits>(static_cast<std::size_t>(16 * ct));
-  p.tile_offset = buffer<offset_t>(static_cast<std::size_t>(ct) + 1);
-  p.tile_offset[0] = 0;
-  buffer<offset_t> src_tile(static_cast<std::size_t>(ct));
-#pragma omp parallel for schedule(static, 256) if (tm > kParallelRows)
-  for (index_t I = 0; I < tm; ++I) {
-    offset_t o = p.tile_ptr[I];
-    for (offset_t t = m.tile_ptr[I]; t < m.tile_ptr[I + 1]; ++t) {
-      if (!count[t]) continue;
-      src_tile[o] = t;
-      p.tile_col[o] = m.tile_col[t];
-      p.tile_offset[o + 1] = count[t];
-      ++o;
+  // Phase 2: the found entries, compacted.
+  csr_matrix<TC> C;
+  C.p.nrows = nrows;
+  C.p.ncols = mrows.ncols;
+  for (index_t i = 0; i < nrows; ++i) rowptr[i + 1] += rowptr[i];
+  const offset_t cz = rowptr[nrows];
+  C.p.rowptr = std::move(rowptr);
+  if (cz == nz) {
+    C.p.colidx = std::move(cols);
+    C.values = std::move(vals);
+    return C;
+  }
+  C.p.colidx = buffer<index_t>(static_cast<std::size_t>(cz));
+  C.values = buffer<TC>(static_cast<std::size_t>(cz));
+  const offset_t* crp = C.p.rowptr.data();
+#pragma omp parallel for schedule(static, 1024) if (nrows > kParallelTiles)
+  for (index_t i = 0; i < nrows; ++i) {
+    const offset_t n = crp[i + 1] - crp[i];
+    for (offset_t e = 0; e < n; ++e) {
+      C.p.colidx[crp[i] + e] = cols[mrp[i] + e];
+      C.values[crp[i] + e] = vals[mrp[i] + e];
     }
   }
-  for (offset_t o = 0; o < ct; ++o) p.tile_offset[o + 1] += p.tile_offset[o];
-  C.values = buffer<TC>(static_cast<std::size_t>(p.nnz()));
-#pragma omp parallel for schedule(static, 1024) if (ct > kParallelTiles)
-  for (offset_t o = 0; o < ct; ++o) {
-    const offset_t t = src_tile[o];
-    const offset_t base = m.tile_offset[t];
-    offset_t e = p.tile_offset[o];
-    for (int r = 0; r < tile_dim; ++r) {
-      const row_bits got = present[16 * t + r];
-      p.row_mask[16 * o + r] = got;
-      if (!got) continue;
-      const int q0 = m.row_ptr[16 * t + r];
-      const int q1 = r == tile_dim - 1 ? static_cast<int>(m.tile_offset[t + 1] - base) : m.row_ptr[16 * t + r + 1];
-      for (int q = q0; q < q1; ++q)
-        if ((got >> m.col_idx[base + q]) & 1u) C.values[e++] = vals[base + q];
-    }
-  }
-  fill_level2(p);
   return C;
 }
 

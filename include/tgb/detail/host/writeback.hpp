@@ -20,7 +20,9 @@ void writeback(Matrix<TC>& C, const host_mask& M, const Accum& accum, bool repla
     C.assign_tiles(std::move(T));
     return;
   }
-  const tile_matrix<TC>& c = C.tiles();
+  M.need_tiles();
+  const tile_view<TC> c_view(C);
+  const tile_matrix<TC>& c = *c_view;
   tile_matrix<TC> out;
   out.pat = assemble_pattern(c.pat.nrows, c.pat.ncols,
                              [&](index_t I, std::vector<tile_index_t>& cols, std::vector<row_bits>& masks) {
@@ -51,6 +53,19 @@ void writeback(Matrix<TC>& C, const host_mask& M, const Accum& accum, bool repla
     }
   }
   C.assign_tiles(std::move(out));
+}
+
+// The same for a result in row form: stored as it is where C becomes T,
+// through tiles where it merges with C.
+template <class TC, class Accum>
+void writeback(Matrix<TC>& C, const host_mask& M, const Accum& accum, bool replace, csr_matrix<TC>&& T,
+               bool t_within_mask) {
+  constexpr bool has_accum = !std::is_same_v<Accum, no_accum_t>;
+  if (!has_accum && (!M.active || (replace && t_within_mask))) {
+    C.assign_rows(std::move(T));
+    return;
+  }
+  writeback(C, M, accum, replace, tiles_of(T), t_within_mask);
 }
 
 }  // namespace tgb::detail::host

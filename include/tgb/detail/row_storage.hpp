@@ -1,0 +1,152 @@
+// tgb: the row form of a matrix (CSR over scalar rows), the form for the
+// hypersparse matrices on which 16x16 tiles cost more than they hold, and the
+// one rule that picks a matrix's form. docs/tile-format.md, "Two forms".
+//
+//   rowptr[nrows + 1]   first entry of each row
+//   colidx[nnz]         column of each entry, increasing within a row
+//   values[nnz]
+//
+// A host matrix is stored in one form at a time. Operations that work on
+// tiles read a row-form matrix through a tile copy made on first use (kept
+// with the matrix until it changes); the row paths of mxm and the exports read
+// the rows themselves. Device matrices are always tiles for now: the device's
+// kernels are written for tiles, and a copy to the device converts.
+#pragma once
+
+#include <cstdint>
+
+#include "tgb/config.hpp"
+#include "tgb/detail/buffer.hpp"
+#include "tgb/detail/tile_storage.hpp"
+
+namespace tgb {
+
+// The form a matrix is stored in.
+enum class storage_form { tiles, rows };
+// What a matrix's owner asks for (Matrix::set_storage): the rule's choice, or
+// one form always (GxB_SPARSITY_CONTROL's counterpart). The choice sticks to
+// the matrix: every operation that writes it honours it.
+enum class storage_control { automatic, tiles, rows };
+
+inline const char* storage_form_name(storage_form f) { return f == storage_form::rows ? "rows" : "tiles"; }
+
+namespace detail {
+
+// Scalar CSR of a pattern (or of its transpose): rows sorted by column; src[e]
+// is the tile-order position of entry e when asked for (empty otherwise, and
+// always empty in a stored row form).
+struct csr_pattern {
+  index_t nrows = 0, ncols = 0;
+  buffer<offset_t> rowptr;
+  buffer<index_t> colidx;
+  buffer<offset_t> src;
+  offset_t nnz() const { return rowptr.size() ? rowptr[static_cast<std::size_t>(nrows)] : 0; }
+  offset_t row_len(index_t i) const { return rowptr[i + 1] - rowptr[i]; }
+
+  // An nrows x ncols pattern with no entries.
+  static csr_pattern empty(index_t nrows, index_t ncols) {
+    csr_pattern p;
+    p.nrows = nrows;
+    p.ncols = ncols;
+    p.rowptr = buffer<offset_t>(static_cast<std::size_t>(nrows) + 1, offset_t(0));
+    return p;
+  }
+};
+
+// A matrix in row form (also the row paths' view of a tile matrix).
+template <class T>
+struct csr_matrix {
+  csr_pattern p;
+  buffer<T> values;
+};
+
+// The first n elements of b, in a buffer of their own.
+template <class T>
+buffer<T> prefix_copy(const buffer<T>& b, std::size_t n) {
+  buffer<T> out(n);
+  for (std::size_t k = 0; k < n; ++k) out[k] = b[k];
+  return out;
+}
+
+// Bytes of each form: every array, as stored.
+inline double tile_form_bytes(index_t nrows, offset_t ntiles, offset_t nnz, std::size_t value_bytes) {
+  return double(sizeof(offset_t)) * double(tiles_for(nrows) + 1) +
+         double(ntiles) * double(sizeof(tile_index_t) + sizeof(offset_t) + tile_dim + tile_dim * sizeof(row_bits)) +
+         double(sizeof(offset_t)) + double(nnz) * double(1 + value_bytes);
+}
+inline double row_form_bytes(index_t nrows, offset_t nnz, std::size_t value_bytes) {
+  return double(sizeof(offset_t)) * double(nrows + 1) + double(nnz) * double(sizeof(index_t) + value_bytes);
+}
+
+// THE storage rule, used wherever a matrix is stored (construction, reading,
+// conversion, every operation's output, a move between host and device): the
+// owner's control where it names a form; otherwise the smaller form, tiles on
+// a tie. On the device, tiles.
+inline storage_form choose_form(storage_control control, backend where, index_t nrows, offset_t ntiles, offset_t nnz,
+                                std::size_t value_bytes) {
+  if (where == backend::cuda) return storage_form::tiles;
+  if (control == storage_control::rows) return storage_form::rows;
+  if (control == storage_control::tiles) return storage_form::tiles;
+  return row_form_bytes(nrows, nnz, value_bytes) < tile_form_bytes(nrows, ntiles, nnz, value_bytes)
+             ? storage_form::rows
+             : storage_form::tiles;
+}
+
+// Non-empty 16x16 tiles of a CSR pattern with sorted rows: the rule's input
+// for a matrix built or computed in row form.
+offset_t count_tiles(const csr_pattern& p);
+
+// The CSR of a tile pattern, or of its transpose (src: see csr_pattern).
+csr_pattern csr_of_pattern(const tile_pattern& p, bool transpose, bool want_src);
+// The transpose of a row form's pattern; src[e] = the entry of `a` at e.
+csr_pattern transpose_rows(const csr_pattern& a, bool want_src);
+
+// A tile matrix (or its transpose) as rows; without values for a product
+// that reads none (plus_pair).
+template <class T>
+csr_matrix<T> csr_of(const tile_matrix<T>& m, bool transpose, bool with_values = true) {
+  csr_matrix<T> c;
+  c.p = csr_of_pattern(m.pat, transpose, with_values);
+  if (!with_values) return c;
+  const offset_t nz = c.p.nnz();
+  c.values = buffer<T>(static_cast<std::size_t>(nz));
+  const offset_t* src = c.p.src.data();
+  const T* v = m.values.data();
+  T* out = c.values.data();
+#pragma omp parallel for schedule(static) if (nz > 65536)
+  for (offset_t e = 0; e < nz; ++e) out[e] = v[src[e]];
+  c.p.src = buffer<offset_t>();
+  return c;
+}
+
+// A row form's transpose, with its values.
+template <class T>
+csr_matrix<T> transpose_csr(const csr_matrix<T>& m, bool with_values = true) {
+  csr_matrix<T> t;
+  t.p = transpose_rows(m.p, with_values);
+  if (!with_values) return t;
+  const offset_t nz = t.p.nnz();
+  t.values = buffer<T>(static_cast<std::size_t>(nz));
+  for (offset_t e = 0; e < nz; ++e) t.values[e] = m.values[t.p.src[e]];
+  t.p.src = buffer<offset_t>();
+  return t;
+}
+
+// The tile form of a row form.
+template <class T>
+tile_matrix<T> tiles_of(const csr_matrix<T>& r) {
+  tile_matrix<T> t;
+  buffer<offset_t> perm;
+  t.pat = pattern_from_sorted_csr(r.p.nrows, r.p.ncols, r.p.rowptr.data(), r.p.colidx.data(), perm);
+  const std::size_t n = perm.size();
+  t.values = buffer<T>(n);
+  const offset_t* pm = perm.data();
+  const T* v = r.values.data();
+  T* out = t.values.data();
+#pragma omp parallel for schedule(static) if (n > 65536)
+  for (std::size_t e = 0; e < n; ++e) out[e] = v[pm[e]];
+  return t;
+}
+
+}  // namespace detail
+}  // namespace tgb
