@@ -1,0 +1,219 @@
+// The two storage forms (tiles, rows) and the rule that picks one: round
+// trips, every mxm method on every mix of operand forms against the naive
+// oracle, forms switching across operations, the owner's control.
+#include <random>
+#include <sstream>
+#include <vector>
+
+#include "../oracle.hpp"
+#include "../tgb_catch.hpp"
+
+using namespace tgb;
+using detail::host::mxm_method;
+using detail::host::mxm_policy;
+
+namespace {
+
+template <class T>
+Matrix<T> in_form(Matrix<T> m, storage_form f) {
+  m.set_storage(f == storage_form::rows ? storage_control::rows : storage_control::tiles);
+  return m;
+}
+
+// A random matrix with a hub row, a hub column and every fifth row empty.
+Matrix<double> hubby(std::mt19937_64& rng, index_t nrows, index_t ncols, double density) {
+  oracle::dmap<double> m;
+  for (const auto& [k, v] : oracle::to_map(oracle::random_matrix<double>(rng, nrows, ncols, density)))
+    if (k.first % 5 != 2) m[k] = v;
+  if (nrows > 3 && ncols > 3) {
+    for (index_t j = 0; j < ncols; j += 2) m[{nrows / 2, j}] = double(j % 7 + 1);
+    for (index_t i = 0; i < nrows; i += 3)
+      if (i % 5 != 2) m[{i, ncols / 3}] = double(i % 5 + 1);
+  }
+  return oracle::from_map(nrows, ncols, m);
+}
+
+const storage_form kForms[] = {storage_form::tiles, storage_form::rows};
+
+}  // namespace
+
+TEST_CASE("storage rule: the smaller form, the owner's control, tiles on the device", "[storage]") {
+  using detail::choose_form;
+  // One entry a tile: rows (16 bytes an entry) beat tiles (69 bytes a tile).
+  CHECK(choose_form(storage_control::automatic, backend::host, 1000, 1000, 1000, 8) == storage_form::rows);
+  // 200 entries a tile: tiles (about 9.3 bytes an entry).
+  CHECK(choose_form(storage_control::automatic, backend::host, 1000, 10, 2000, 8) == storage_form::tiles);
+  CHECK(choose_form(storage_control::tiles, backend::host, 1000, 1000, 1000, 8) == storage_form::tiles);
+  CHECK(choose_form(storage_control::rows, backend::host, 1000, 10, 2000, 8) == storage_form::rows);
+  CHECK(choose_form(storage_control::rows, backend::cuda, 1000, 1000, 1000, 8) == storage_form::tiles);
+
+  std::mt19937_64 rng(7);
+  const auto sparse = oracle::random_matrix<double>(rng, 2000, 2000, 0.0005);
+  CHECK(sparse.form() == storage_form::rows);
+  CHECK(sparse.stored_bytes() == detail::row_form_bytes(2000, sparse.nvals(), sizeof(double)));
+  const auto dense = oracle::random_matrix<double>(rng, 64, 64, 0.9);
+  CHECK(dense.form() == storage_form::tiles);
+  CHECK(dense.stored_bytes() <= detail::row_form_bytes(64, dense.nvals(), sizeof(double)));
+  // Whatever the form, the stored bytes never exceed the other form's.
+  for (const auto* m : {&sparse, &dense}) {
+    const double rows = detail::row_form_bytes(m->nrows(), m->nvals(), sizeof(double));
+    const double tiles = detail::tile_form_bytes(m->nrows(), m->ntiles(), m->nvals(), sizeof(double));
+    CHECK(m->stored_bytes() == std::min(rows, tiles));
+  }
+}
+
+TEST_CASE("storage forms: exact round trips, element access and counts in both forms", "[storage]") {
+  std::mt19937_64 rng(11);
+  for (index_t n : {0, 1, 15, 16, 17, 33, 100})
+    for (double d : {0.02, 0.3, 1.0}) {
+      const auto M = oracle::random_matrix<double>(rng, n, n + 3, d);
+      const auto want = oracle::to_map(M);
+      const csr<double> wc = M.to_csr();
+      for (storage_form f : kForms) {
+        INFO("n=" << n << " density=" << d << " form=" << storage_form_name(f));
+        const Matrix<double> X = in_form(M, f);
+        REQUIRE(X.form() == f);
+        CHECK(oracle::to_map(X) == want);
+        const csr<double> c = X.to_csr();
+        CHECK(c.rowptr == wc.rowptr);
+        CHECK(c.colidx == wc.colidx);
+        CHECK(c.values == wc.values);
+        CHECK(X.nvals() == M.nvals());
+        CHECK(X.ntiles() == M.ntiles());
+        for (index_t i = 0; i < n; i += 3)
+          for (index_t j = 0; j < n + 3; j += 2) CHECK(X.get(i, j) == M.get(i, j));
+        // A copy keeps the form and the control; the tiles seen through
+        // tiles() are the same arrays whichever form holds the entries.
+        const Matrix<double> Y = X;
+        CHECK(Y.form() == f);
+        CHECK(oracle::to_map(Y) == want);
+        const auto& xt = X.tiles();
+        const auto& mt = M.tiles();
+        CHECK(std::vector<tile_index_t>(xt.pat.tile_col.begin(), xt.pat.tile_col.end()) ==
+              std::vector<tile_index_t>(mt.pat.tile_col.begin(), mt.pat.tile_col.end()));
+        CHECK(std::vector<double>(xt.values.begin(), xt.values.end()) ==
+              std::vector<double>(mt.values.begin(), mt.values.end()));
+      }
+    }
+}
+
+TEST_CASE("storage forms: every mxm method on every mix of operand, mask and output forms", "[storage][mxm]") {
+  std::mt19937_64 rng(23);
+  const mxm_method methods[] = {mxm_method::automatic, mxm_method::row_saxpy, mxm_method::row_dot,
+                                mxm_method::tile_gustavson, mxm_method::tile_dot};
+  int cases = 0;
+  for (int round = 0; round < 3; ++round) {
+    const index_t m = round == 0 ? 17 : round == 1 ? 40 : 70, k = m + 5, n = m - 1;
+    const double d = round == 2 ? 0.3 : 0.06;
+    const auto A0 = hubby(rng, m, k, d);
+    const auto B0 = hubby(rng, k, n, d);
+    const auto Bt0 = hubby(rng, n, k, d);
+    const auto C0 = oracle::random_matrix<double>(rng, m, n, 0.2);
+    const auto M0 = oracle::random_matrix<int>(rng, m, n, 0.3);
+    for (int forms = 0; forms < 16; ++forms) {
+      const auto A = in_form(A0, kForms[forms & 1]);
+      const auto B = in_form(B0, kForms[(forms >> 1) & 1]);
+      const auto Bt = in_form(Bt0, kForms[(forms >> 1) & 1]);
+      const auto Mm = in_form(M0, kForms[(forms >> 2) & 1]);
+      const auto C1 = in_form(C0, kForms[(forms >> 3) & 1]);
+      for (mxm_method method : methods)
+        for (int mask = 0; mask < 5; ++mask)
+          for (int flags = 0; flags < 8; ++flags) {
+            const bool replace = flags & 1, accum = flags & 2, tb = flags & 4;
+            mxm_policy pol;
+            pol.method = method;
+            descriptor desc;
+            desc.replace = replace;
+            desc.transpose_b = tb;
+            Matrix<double> C = C1;
+            const Matrix<double>& Bop = tb ? Bt : B;
+            auto run = [&](const auto& mk) {
+              if (accum) detail::mxm_host(C, mk, plus{}, plus_times, A, Bop, desc, pol);
+              else detail::mxm_host(C, mk, no_accum, plus_times, A, Bop, desc, pol);
+            };
+            const oracle::mask_spec ms = oracle::with_mask_mode(mask, Mm, run);
+            auto Bm = oracle::to_map(Bop);
+            if (tb) Bm = oracle::transposed(Bm);
+            const auto T = oracle::product<double>(oracle::to_map(A), Bm, plus_times);
+            const auto want = oracle::writeback<double>(oracle::to_map(C0), T, ms,
+                                                        accum ? std::optional<plus>(plus{}) : std::optional<plus>(),
+                                                        replace);
+            INFO("m=" << m << " forms=" << forms << " method=" << int(method) << " mask=" << mask
+                      << " replace=" << replace << " accum=" << accum << " tb=" << tb);
+            REQUIRE(oracle::diff(oracle::to_map(C), want, 1e-12) == "");
+            // The output's form is the rule's (C's control is the one set).
+            const storage_form f = kForms[(forms >> 3) & 1];
+            REQUIRE(C.form() == f);
+            ++cases;
+          }
+    }
+  }
+  CHECK(cases == 3 * 16 * 5 * 5 * 8);
+}
+
+TEST_CASE("storage forms: element-wise, apply, select, reduce and mxv read both forms alike", "[storage]") {
+  std::mt19937_64 rng(31);
+  const auto A0 = hubby(rng, 50, 50, 0.05);
+  const auto B0 = hubby(rng, 50, 50, 0.05);
+  Vector<double> u(50);
+  for (index_t i = 0; i < 50; i += 3) u.set(i, double(i % 4 + 1));
+  Matrix<double> ref_add(50, 50), ref_mult(50, 50), ref_sel(50, 50), ref_app(50, 50);
+  ewise_add(ref_add, no_mask, no_accum, plus{}, in_form(A0, storage_form::tiles), in_form(B0, storage_form::tiles));
+  ewise_mult(ref_mult, no_mask, no_accum, times{}, in_form(A0, storage_form::tiles), in_form(B0, storage_form::tiles));
+  select(ref_sel, no_mask, no_accum, tril{}, in_form(A0, storage_form::tiles), 0);
+  apply(ref_app, no_mask, no_accum, ainv{}, in_form(A0, storage_form::tiles));
+  Vector<double> ref_w(50);
+  mxv(ref_w, no_mask, no_accum, plus_times, in_form(A0, storage_form::tiles), u);
+  const double ref_sum = reduce(plus_monoid{}, in_form(A0, storage_form::tiles));
+  for (int forms = 1; forms < 4; ++forms) {
+    const auto A = in_form(A0, kForms[forms & 1]);
+    const auto B = in_form(B0, kForms[forms >> 1]);
+    INFO("forms=" << forms);
+    Matrix<double> C(50, 50);
+    ewise_add(C, no_mask, no_accum, plus{}, A, B);
+    CHECK(oracle::to_map(C) == oracle::to_map(ref_add));
+    ewise_mult(C, no_mask, no_accum, times{}, A, B);
+    CHECK(oracle::to_map(C) == oracle::to_map(ref_mult));
+    select(C, no_mask, no_accum, tril{}, A, 0);
+    CHECK(oracle::to_map(C) == oracle::to_map(ref_sel));
+    Matrix<double> C2(50, 50);
+    apply(C2, structure(B), no_accum, ainv{}, A);
+    Matrix<double> masked(50, 50);
+    apply(masked, structure(in_form(B0, storage_form::tiles)), no_accum, ainv{}, in_form(A0, storage_form::tiles));
+    CHECK(oracle::to_map(C2) == oracle::to_map(masked));
+    Vector<double> w(50);
+    mxv(w, no_mask, no_accum, plus_times, A, u);
+    CHECK(w == ref_w);
+    CHECK(reduce(plus_monoid{}, A) == ref_sum);
+  }
+}
+
+TEST_CASE("storage forms switch across operations by the rule, and keep the owner's control", "[storage]") {
+  std::mt19937_64 rng(41);
+  const index_t n = 400;
+  // A hypersparse graph is stored in rows; its square is much denser.
+  const auto A = oracle::random_matrix<double>(rng, n, n, 0.003);
+  REQUIRE(A.form() == storage_form::rows);
+  Matrix<double> C(n, n);
+  // A dense block times its transpose fills C's tiles: tiles.
+  const auto D = oracle::random_matrix<double>(rng, n, 40, 0.8);
+  mxm(C, no_mask, no_accum, plus_times, D, D, descriptor{}.with_transpose_b());
+  CHECK(C.form() == storage_form::tiles);
+  // The same C receiving a hypersparse result goes to rows.
+  select(C, no_mask, no_accum, tril{}, A, 0);
+  REQUIRE(C.nvals() > 0);
+  CHECK(C.form() == storage_form::rows);
+  // The owner's choice sticks through later operations.
+  C.set_storage(storage_control::tiles);
+  CHECK(C.form() == storage_form::tiles);
+  select(C, no_mask, no_accum, triu{}, A, 0);
+  CHECK(C.form() == storage_form::tiles);
+  CHECK(C.storage() == storage_control::tiles);
+  C.set_storage(storage_control::automatic);
+  CHECK(C.form() == storage_form::rows);
+  // clear() and an empty result keep the shape; an empty matrix is tiles.
+  C.clear();
+  CHECK(C.nvals() == 0);
+  CHECK(C.nrows() == n);
+  CHECK(C.form() == storage_form::tiles);
+}
