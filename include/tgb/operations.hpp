@@ -257,10 +257,13 @@ void mxm_host(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Semirin
               const Matrix<TB>& B, const descriptor& desc, const mxm_policy& policy) {
   guard_alloc([&] {
     auto M = host::make_mask(mask, C.nrows(), C.ncols(), /*defer_tiles=*/true);
-    auto T = host::mxm_product<TC>(A, desc.transpose_a, B, desc.transpose_b, M, semiring, policy);
     // T lies within the mask: with no accumulator, an empty C becomes T
-    // whether or not replace was asked.
+    // whether or not replace was asked. Where C becomes T, T is made in the
+    // form C will keep; where it merges with C, in tiles.
     const bool replace = desc.replace || (std::is_same_v<Accum, no_accum_t> && C.nvals() == 0);
+    const bool becomes_t = std::is_same_v<Accum, no_accum_t> && (!M.active || replace);
+    auto T = host::mxm_product<TC>(A, desc.transpose_a, B, desc.transpose_b, M, semiring, policy,
+                                   becomes_t ? C.storage() : storage_control::tiles);
     if (T.in_rows) host::writeback(C, M, accum, replace, std::move(T.rows), /*t_within_mask=*/true);
     else host::writeback(C, M, accum, replace, std::move(T.tiles), /*t_within_mask=*/true);
   });

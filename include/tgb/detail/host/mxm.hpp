@@ -208,9 +208,12 @@ const csr_matrix<T>* rows_for(const MX& X, bool transpose, bool values, csr_matr
 // C = op(A) * op(B) (op: transpose where ta / tb), masked by M, by the
 // method the policy names or the rule picks. A and B are Matrix objects:
 // the row methods read their row forms, the tile methods their tiles.
+// out_control: how the result will be stored (C's control where C becomes
+// the product, tiles where the product merges into C through tiles).
 template <class TC, class MA, class MB, class Semiring>
 host_product<TC> mxm_product(const MA& A, bool ta, const MB& B, bool tb, const host_mask& M, const Semiring& s,
-                             const mxm_policy& policy = {}) {
+                             const mxm_policy& policy = {},
+                             storage_control out_control = storage_control::automatic) {
   using TA = typename MA::value_type;
   using TB = typename MB::value_type;
   const mxm_method how = choose_mxm_method(pattern_of(A), ta, pattern_of(B), tb, M, policy);
@@ -235,12 +238,12 @@ host_product<TC> mxm_product(const MA& A, bool ta, const MB& B, bool tb, const h
       return out;
     }
     // Saxpy writes tiles straight away when both operands are stored as
-    // tiles or its products predict a tile-dense C, rows otherwise; the
-    // storage rule has the last word either way.
+    // tiles; otherwise it counts C's tiles and writes the form the storage
+    // rule picks for C.
     saxpy_tuning tune;
     tune.dense_ratio = policy.dense_row_ratio;
-    const saxpy_output output = !A.row_form() && !B.row_form() ? saxpy_output::tiles : saxpy_output::predict;
-    return mxm_rows_saxpy<TC>(*a, *b, M, s, tune, output);
+    const saxpy_output output = !A.row_form() && !B.row_form() ? saxpy_output::tiles : saxpy_output::rule;
+    return mxm_rows_saxpy<TC>(*a, *b, M, s, tune, output, out_control);
   }
   M.need_tiles();
   const tile_view<TA> A_view(A);

@@ -141,6 +141,8 @@ struct row_workspace {
   buffer<std::uint32_t> mark;
   buffer<TC> acc;
   std::uint32_t stamp = 1;
+  // a stamp per tile column (counting C's tiles)
+  buffer<std::uint32_t> tseen;
   // tiles of the current tile row (tile output): slot of each tile column
   // (all ones when none), the columns met, and per tile a count, then a fill
   // position
@@ -156,17 +158,18 @@ struct saxpy_tuning {
   offset_t tiny_row = 32;
 };
 
-// The form row saxpy writes C in: rows, tiles (from each tile row's 16
-// finished rows, cheaper than converting afterwards where C is tile-dense),
-// or tiles where its products average at least 16 per tile position of C
-// (C then likely holds many entries per tile).
-enum class saxpy_output { rows, tiles, predict };
+// The form row saxpy writes C in: tiles at once (from each tile row's 16
+// finished rows), or the form the storage rule picks for C under `control`,
+// decided once C's entries and tiles are counted (its rows are kept until
+// then, and turned into tiles task by task if the rule says so).
+enum class saxpy_output { tiles, rule };
 
 // C = A*B (with A, B as scalar CSR), masked by M; the row path.
 template <class TC, class TA, class TB, class Semiring>
 host_product<TC> mxm_rows_saxpy(const csr_matrix<TA>& A, const csr_matrix<TB>& B, const host_mask& M,
                                 const Semiring& s, const saxpy_tuning& tune,
-                                saxpy_output output = saxpy_output::rows) {
+                                saxpy_output output = saxpy_output::rule,
+                                storage_control control = storage_control::automatic) {
   const index_t nrows = A.p.nrows, ncols = B.p.ncols;
   const index_t tm = tiles_for(nrows);
   const offset_t* arp = A.p.rowptr.data();
@@ -199,12 +202,7 @@ host_product<TC> mxm_rows_saxpy(const csr_matrix<TA>& A, const csr_matrix<TB>& B
   }
   std::vector<index_t> bounds;
   split_tile_rows(work, 8 * host_threads(), bounds);
-  bool tiles_out = output == saxpy_output::tiles;
-  if (output == saxpy_output::predict) {
-    double products = 0;
-    for (index_t I = 0; I < tm; ++I) products += double(work[I]);
-    tiles_out = products >= 16.0 * double(tm) * double(tiles_for(ncols));
-  }
+  const bool tiles_out = output == saxpy_output::tiles;
   const int ntasks = static_cast<int>(bounds.size()) - 1;
   // Each thread appends its tasks' rows to one arena of its own (grown by
   // doubling, so a thread copies its output a few times at most, not each
@@ -216,19 +214,139 @@ host_product<TC> mxm_rows_saxpy(const csr_matrix<TA>& A, const csr_matrix<TB>& B
   std::vector<std::size_t> task_begin(static_cast<std::size_t>(ntasks), 0), cnnz(static_cast<std::size_t>(ntasks), 0);
   // Tile output: the arena holds one tile row at a time, each task's tiles
   // go to its chunk.
-  std::vector<tile_chunk> chunks(tiles_out ? static_cast<std::size_t>(ntasks) : 0);
-  std::vector<buffer<TC>> cvals(tiles_out ? static_cast<std::size_t>(ntasks) : 0);
-  buffer<offset_t> tiles_in_row(tiles_out ? static_cast<std::size_t>(tm) : 0, offset_t(0));
+  std::vector<tile_chunk> chunks(static_cast<std::size_t>(ntasks));
+  std::vector<buffer<TC>> cvals(static_cast<std::size_t>(ntasks));
+  buffer<offset_t> tiles_in_row(static_cast<std::size_t>(tm), offset_t(0));
   const index_t tcols = tiles_for(ncols);
   const bool tile_slots = tcols <= (index_t(1) << 22);  // at most 16 MB a thread
+  // Rule output: C's tiles counted per task as its rows are made (a stamp
+  // per tile column, at most 16 MB a thread); past that width the caller's
+  // store counts them.
+  const bool count_c_tiles = !tiles_out && tile_slots && control != storage_control::rows;
+  std::vector<offset_t> task_tiles(static_cast<std::size_t>(ntasks), 0);
   buffer<offset_t> rowptr(static_cast<std::size_t>(nrows) + 1, offset_t(0));
   bool failed = false;
+
+  // Writes tile row I's rows (row r at rb[r]..re[r] of the arrays rcol0 and
+  // rval0 hold from row0o on, nused entries in all) into task's chunk as
+  // tiles, in tile order.
+  auto write_tiles = [&](int task, index_t I, int nr, const offset_t* rb, const offset_t* re, offset_t row0o,
+                         const index_t* rcol0, const TC* rval0, std::size_t nused, row_workspace<TC>& ws) {
+    tile_chunk& ch = chunks[task];
+    buffer<TC>& cv = cvals[task];
+      // The 16 sorted rows -> tiles, in tile order.
+      if (nused == 0) return;
+      grow_keep(ch.cidx, ch.nnz, ch.nnz + nused);
+      grow_keep(cv, ch.nnz, ch.nnz + nused);
+      if (tile_slots) {
+        // Tile columns through a slot array: a few passes over the
+        // entries instead of a 16-row merge per tile.
+        if (ws.tslot.size() < static_cast<std::size_t>(tcols))
+          ws.tslot = buffer<std::uint32_t>(static_cast<std::size_t>(tcols), ~std::uint32_t(0));
+        grow_keep(ws.tlist, 0, nused);
+        grow_keep(ws.tfill, 0, nused);
+        std::uint32_t* slot = ws.tslot.data();
+        tile_index_t* tl = ws.tlist.data();
+        offset_t* fill = ws.tfill.data();
+        std::size_t nt = 0;
+        for (std::size_t e = 0; e < nused; ++e) {
+          const index_t J = rcol0[e] >> tile_shift;
+          if (slot[J] == ~std::uint32_t(0)) {
+            slot[J] = 0;
+            tl[nt++] = static_cast<tile_index_t>(J);
+          }
+        }
+        std::sort(tl, tl + nt);
+        try {
+          grow_keep(ch.tcol, ch.ntiles, ch.ntiles + nt);
+          grow_keep(ch.masks, 16 * ch.ntiles, 16 * (ch.ntiles + nt));
+        } catch (...) {
+          for (std::size_t l = 0; l < nt; ++l) slot[tl[l]] = ~std::uint32_t(0);
+          throw;
+        }
+        row_bits* bits = &ch.masks[16 * ch.ntiles];
+        for (std::size_t l = 0; l < nt; ++l) {
+          slot[tl[l]] = static_cast<std::uint32_t>(l);
+          ch.tcol[ch.ntiles + l] = tl[l];
+          fill[l] = 0;
+          for (int r = 0; r < tile_dim; ++r) bits[16 * l + r] = 0;
+        }
+        for (int r = 0; r < nr; ++r)
+          for (offset_t e = (rb[r] - row0o); e < (re[r] - row0o); ++e) {
+            const std::uint32_t l = slot[rcol0[e] >> tile_shift];
+            bits[16 * l + r] = row_bits(bits[16 * l + r] | (1u << (rcol0[e] & (tile_dim - 1))));
+            ++fill[l];
+          }
+        offset_t at = static_cast<offset_t>(ch.nnz);
+        for (std::size_t l = 0; l < nt; ++l) {
+          const offset_t c = fill[l];
+          fill[l] = at;
+          at += c;
+        }
+        for (int r = 0; r < nr; ++r)
+          for (offset_t e = (rb[r] - row0o); e < (re[r] - row0o); ++e) {
+            const offset_t q = fill[slot[rcol0[e] >> tile_shift]]++;
+            ch.cidx[q] = static_cast<std::uint8_t>(rcol0[e] & (tile_dim - 1));
+            cv[q] = rval0[e];
+          }
+        for (std::size_t l = 0; l < nt; ++l) slot[tl[l]] = ~std::uint32_t(0);
+        ch.ntiles += nt;
+        ch.nnz += nused;
+        tiles_in_row[I] = static_cast<offset_t>(nt);
+        return;
+      }
+      offset_t cur[tile_dim];
+      for (int r = 0; r < tile_dim; ++r) cur[r] = (rb[r] - row0o);
+      offset_t ntiles = 0;
+      for (;;) {
+        index_t J = -1;
+        for (int r = 0; r < nr; ++r)
+          if (cur[r] < (re[r] - row0o)) {
+            const index_t jj = rcol0[cur[r]] >> tile_shift;
+            if (J < 0 || jj < J) J = jj;
+          }
+        if (J < 0) break;
+        grow_keep(ch.tcol, ch.ntiles, ch.ntiles + 1);
+        grow_keep(ch.masks, 16 * ch.ntiles, 16 * ch.ntiles + 16);
+        row_bits* bits = &ch.masks[16 * ch.ntiles];
+        for (int r = 0; r < tile_dim; ++r) {
+          row_bits b = 0;
+          while (cur[r] < (re[r] - row0o) && (rcol0[cur[r]] >> tile_shift) == J) {
+            const int c = static_cast<int>(rcol0[cur[r]] & (tile_dim - 1));
+            b = row_bits(b | (1u << c));
+            ch.cidx[ch.nnz] = static_cast<std::uint8_t>(c);
+            cv[ch.nnz] = rval0[cur[r]];
+            ++ch.nnz;
+            ++cur[r];
+          }
+          bits[r] = b;
+        }
+        ch.tcol[ch.ntiles++] = static_cast<tile_index_t>(J);
+        ++ntiles;
+      }
+      tiles_in_row[I] = ntiles;
+  };
 
 #pragma omp parallel if (ntasks > 1 && work.size() > 0)
   {
     row_workspace<TC> ws;
     const int me = std::min(thread_num(), nthreads - 1);
     std::size_t arena_fill = 0;
+    if (!tiles_out) {
+      // The rows of C stay in the arenas until the end: start each at its
+      // thread's share of the products (capped at 2^26 entries), so that
+      // it seldom grows and copies (the memory is touched only as used).
+      double products = 0;
+      for (index_t I = 0; I < tm; ++I) products += double(work[I]);
+      const double share = std::min(products / double(nthreads), double(std::size_t(1) << 26));
+      try {
+        grow_keep(acols[me], 0, static_cast<std::size_t>(share));
+        grow_keep(avals[me], 0, static_cast<std::size_t>(share));
+      } catch (...) {
+#pragma omp atomic write
+        failed = true;
+      }
+    }
 #pragma omp for schedule(dynamic, 1)
     for (int task = 0; task < ntasks; ++task) {
       bool stop;
@@ -439,105 +557,26 @@ host_product<TC> mxm_rows_saxpy(const csr_matrix<TA>& A, const csr_matrix<TB>& B
           if (tiles_out) {
             // The 16 sorted rows -> tiles of this task's chunk; the arena is
             // free again for the next tile row.
-            tile_chunk& ch = chunks[task];
-            buffer<TC>& cv = cvals[task];
-            const index_t* rcol0 = rcol.data() + row0;
-            const TC* rval0 = rval.data() + row0;
-            const offset_t row0o = static_cast<offset_t>(row0);
             const std::size_t nused = used - row0;
             used = row0;
-            // The 16 sorted rows -> tiles, in tile order.
-            if (nused == 0) continue;
-            grow_keep(ch.cidx, ch.nnz, ch.nnz + nused);
-            grow_keep(cv, ch.nnz, ch.nnz + nused);
-            if (tile_slots) {
-              // Tile columns through a slot array: a few passes over the
-              // entries instead of a 16-row merge per tile.
-              if (ws.tslot.size() < static_cast<std::size_t>(tcols))
-                ws.tslot = buffer<std::uint32_t>(static_cast<std::size_t>(tcols), ~std::uint32_t(0));
-              grow_keep(ws.tlist, 0, nused);
-              grow_keep(ws.tfill, 0, nused);
-              std::uint32_t* slot = ws.tslot.data();
-              tile_index_t* tl = ws.tlist.data();
-              offset_t* fill = ws.tfill.data();
-              std::size_t nt = 0;
-              for (std::size_t e = 0; e < nused; ++e) {
-                const index_t J = rcol0[e] >> tile_shift;
-                if (slot[J] == ~std::uint32_t(0)) {
-                  slot[J] = 0;
-                  tl[nt++] = static_cast<tile_index_t>(J);
-                }
-              }
-              std::sort(tl, tl + nt);
-              try {
-                grow_keep(ch.tcol, ch.ntiles, ch.ntiles + nt);
-                grow_keep(ch.masks, 16 * ch.ntiles, 16 * (ch.ntiles + nt));
-              } catch (...) {
-                for (std::size_t l = 0; l < nt; ++l) slot[tl[l]] = ~std::uint32_t(0);
-                throw;
-              }
-              row_bits* bits = &ch.masks[16 * ch.ntiles];
-              for (std::size_t l = 0; l < nt; ++l) {
-                slot[tl[l]] = static_cast<std::uint32_t>(l);
-                ch.tcol[ch.ntiles + l] = tl[l];
-                fill[l] = 0;
-                for (int r = 0; r < tile_dim; ++r) bits[16 * l + r] = 0;
-              }
-              for (int r = 0; r < nr; ++r)
-                for (offset_t e = (rb[r] - row0o); e < (re[r] - row0o); ++e) {
-                  const std::uint32_t l = slot[rcol0[e] >> tile_shift];
-                  bits[16 * l + r] = row_bits(bits[16 * l + r] | (1u << (rcol0[e] & (tile_dim - 1))));
-                  ++fill[l];
-                }
-              offset_t at = static_cast<offset_t>(ch.nnz);
-              for (std::size_t l = 0; l < nt; ++l) {
-                const offset_t c = fill[l];
-                fill[l] = at;
-                at += c;
-              }
-              for (int r = 0; r < nr; ++r)
-                for (offset_t e = (rb[r] - row0o); e < (re[r] - row0o); ++e) {
-                  const offset_t q = fill[slot[rcol0[e] >> tile_shift]]++;
-                  ch.cidx[q] = static_cast<std::uint8_t>(rcol0[e] & (tile_dim - 1));
-                  cv[q] = rval0[e];
-                }
-              for (std::size_t l = 0; l < nt; ++l) slot[tl[l]] = ~std::uint32_t(0);
-              ch.ntiles += nt;
-              ch.nnz += nused;
-              tiles_in_row[I] = static_cast<offset_t>(nt);
-              continue;
-            }
-            offset_t cur[tile_dim];
-            for (int r = 0; r < tile_dim; ++r) cur[r] = (rb[r] - row0o);
-            offset_t ntiles = 0;
-            for (;;) {
-              index_t J = -1;
-              for (int r = 0; r < nr; ++r)
-                if (cur[r] < (re[r] - row0o)) {
-                  const index_t jj = rcol0[cur[r]] >> tile_shift;
-                  if (J < 0 || jj < J) J = jj;
-                }
-              if (J < 0) break;
-              grow_keep(ch.tcol, ch.ntiles, ch.ntiles + 1);
-              grow_keep(ch.masks, 16 * ch.ntiles, 16 * ch.ntiles + 16);
-              row_bits* bits = &ch.masks[16 * ch.ntiles];
-              for (int r = 0; r < tile_dim; ++r) {
-                row_bits b = 0;
-                while (cur[r] < (re[r] - row0o) && (rcol0[cur[r]] >> tile_shift) == J) {
-                  const int c = static_cast<int>(rcol0[cur[r]] & (tile_dim - 1));
-                  b = row_bits(b | (1u << c));
-                  ch.cidx[ch.nnz] = static_cast<std::uint8_t>(c);
-                  cv[ch.nnz] = rval0[cur[r]];
-                  ++ch.nnz;
-                  ++cur[r];
-                }
-                bits[r] = b;
-              }
-              ch.tcol[ch.ntiles++] = static_cast<tile_index_t>(J);
-              ++ntiles;
-            }
-            tiles_in_row[I] = ntiles;
+            write_tiles(task, I, nr, rb, re, static_cast<offset_t>(row0), rcol.data() + row0, rval.data() + row0, nused,
+                        ws);
             continue;
+          }
+          if (count_c_tiles) {
+            // C's tiles in this tile row, for the storage rule at the end.
+            if (ws.tseen.size() < static_cast<std::size_t>(tcols))
+              ws.tseen = buffer<std::uint32_t>(static_cast<std::size_t>(tcols), 0u);
+            const std::uint32_t mark = static_cast<std::uint32_t>(I + 1);
+            offset_t nt = 0;
+            for (std::size_t e = row0; e < used; ++e) {
+              std::uint32_t& seen = ws.tseen[static_cast<std::size_t>(rcol[e] >> tile_shift)];
+              if (seen != mark) {
+                seen = mark;
+                ++nt;
+              }
+            }
+            task_tiles[task] += nt;
           }
           for (int r = 0; r < nr; ++r) rowptr[i0 + r + 1] = re[r] - rb[r];
         }
@@ -551,7 +590,52 @@ host_product<TC> mxm_rows_saxpy(const csr_matrix<TA>& A, const csr_matrix<TB>& B
   }
   if (failed) throw out_of_memory("tgb: out of memory in mxm (row path)");
   host_product<TC> out;
-  if (tiles_out) {
+  bool to_tiles = tiles_out || control == storage_control::tiles;
+  if (count_c_tiles && control == storage_control::automatic) {
+    offset_t ct = 0, cz = 0;
+    for (int task = 0; task < ntasks; ++task) {
+      ct += task_tiles[task];
+      cz += static_cast<offset_t>(cnnz[task]);
+    }
+    to_tiles = choose_form(control, backend::host, nrows, ct, cz, sizeof(TC)) == storage_form::tiles;
+  }
+  if (to_tiles && !tiles_out) {
+    // The rule wants tiles: each task's rows (still in its thread's arena,
+    // row lengths in rowptr) become its chunk's tiles.
+#pragma omp parallel if (ntasks > 1)
+    {
+      row_workspace<TC> ws;
+#pragma omp for schedule(dynamic, 1)
+      for (int task = 0; task < ntasks; ++task) {
+        bool stop;
+#pragma omp atomic read
+        stop = failed;
+        if (stop) continue;
+        try {
+          const int t = task_thread[task];
+          offset_t pos = static_cast<offset_t>(task_begin[task]);
+          for (index_t I = bounds[task]; I < bounds[task + 1]; ++I) {
+            offset_t rb[tile_dim], re[tile_dim];
+            const index_t i0 = I * tile_dim;
+            const int nr = static_cast<int>(std::min<index_t>(tile_dim, nrows - i0));
+            const offset_t row0 = pos;
+            for (int r = 0; r < tile_dim; ++r) {
+              rb[r] = pos;
+              if (r < nr) pos += rowptr[i0 + r + 1];
+              re[r] = pos;
+            }
+            write_tiles(task, I, nr, rb, re, row0, acols[t].data() + row0, avals[t].data() + row0,
+                        static_cast<std::size_t>(pos - row0), ws);
+          }
+        } catch (...) {
+#pragma omp atomic write
+          failed = true;
+        }
+      }
+    }
+    if (failed) throw out_of_memory("tgb: out of memory in mxm (row path)");
+  }
+  if (to_tiles) {
     tile_matrix<TC>& T = out.tiles;
     std::vector<offset_t> entry_base;
     T.pat = assemble_chunks(nrows, ncols, bounds, tiles_in_row, chunks, entry_base);
