@@ -280,7 +280,11 @@ class Matrix {
   index_t ncols() const noexcept { return m_.pat.ncols; }
   offset_t nvals() const noexcept { return dev_ ? dev_->pat.nnz : rows_ ? rows_->p.nnz() : m_.pat.nnz(); }
   // Non-empty 16x16 tiles (whatever the form; counted for a row-form matrix).
-  offset_t ntiles() const { return dev_ ? dev_->pat.ntiles : rows_ ? detail::count_tiles(rows_->p) : m_.pat.ntiles(); }
+  offset_t ntiles() const {
+    if (dev_) return dev_->pat.ntiles;
+    if (rows_) return detail::guard_alloc([&] { return detail::count_tiles(rows_->p); });
+    return m_.pat.ntiles();
+  }
 
   // The form the entries are stored in (docs/tile-format.md, "Two forms"):
   // tiles, or rows for hypersparse matrices on the host. Chosen by one rule,
@@ -325,7 +329,17 @@ class Matrix {
     if (where == location()) return;
     if (where == backend::cuda) {
       if (cuda_device_count() == 0) throw not_implemented("tgb: cannot move a matrix to the GPU: " + cuda_device_description());
-      auto d = std::make_unique<detail::device_tile_matrix<T>>(detail::to_device(tiles(), current_stream()));
+      // A row-form matrix goes through a tile copy made for this move alone.
+      std::unique_ptr<detail::device_tile_matrix<T>> d;
+      detail::guard_alloc([&] {
+        const detail::tile_matrix<T>* h = &m_;
+        detail::tile_matrix<T> from_rows;
+        if (rows_) {
+          from_rows = detail::tiles_of(*rows_);
+          h = &from_rows;
+        }
+        d = std::make_unique<detail::device_tile_matrix<T>>(detail::to_device(*h, current_stream()));
+      });
       detail::tile_matrix<T> shape;
       shape.pat = detail::tile_pattern::empty(nrows(), ncols());
       dev_ = std::move(d);

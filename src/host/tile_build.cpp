@@ -9,6 +9,7 @@
 
 #include "tgb/detail/tile/spgemm.hpp"
 #include "tgb/detail/row_storage.hpp"
+#include "tgb/error.hpp"
 #include "tgb/detail/tile_storage.hpp"
 
 namespace tgb {
@@ -135,7 +136,7 @@ offset_t count_tiles(const csr_pattern& c) {
       }
     }
   }
-  if (failed) throw std::bad_alloc();
+  if (failed) throw out_of_memory("tgb: out of memory counting tiles");
   return total;
 }
 

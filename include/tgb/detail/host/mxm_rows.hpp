@@ -222,7 +222,8 @@ host_product<TC> mxm_rows_saxpy(const csr_matrix<TA>& A, const csr_matrix<TB>& B
   // Rule output: C's tiles counted per task as its rows are made (a stamp
   // per tile column, at most 16 MB a thread); past that width the caller's
   // store counts them.
-  const bool count_c_tiles = !tiles_out && tile_slots && control != storage_control::rows;
+  const bool count_c_tiles =
+      !tiles_out && tile_slots && control != storage_control::rows && tm < (index_t(1) << 32);
   std::vector<offset_t> task_tiles(static_cast<std::size_t>(ntasks), 0);
   buffer<offset_t> rowptr(static_cast<std::size_t>(nrows) + 1, offset_t(0));
   bool failed = false;
@@ -334,11 +335,15 @@ host_product<TC> mxm_rows_saxpy(const csr_matrix<TA>& A, const csr_matrix<TB>& B
     std::size_t arena_fill = 0;
     if (!tiles_out) {
       // The rows of C stay in the arenas until the end: start each at its
-      // thread's share of the products (capped at 2^26 entries), so that
-      // it seldom grows and copies (the memory is touched only as used).
+      // thread's share of the products, so that it seldom grows and copies
+      // (the memory is touched only as used).
+      // A mask that is not complemented bounds C by its own entries; the
+      // cap (2^24 entries, 256 MB of fp64 rows a thread) keeps a product with
+      // far more products than entries from reserving what it never uses.
       double products = 0;
       for (index_t I = 0; I < tm; ++I) products += double(work[I]);
-      const double share = std::min(products / double(nthreads), double(std::size_t(1) << 26));
+      if (allow) products = std::min(products, double(mr->nnz()));
+      const double share = std::min(products / double(nthreads), double(std::size_t(1) << 24));
       try {
         grow_keep(acols[me], 0, static_cast<std::size_t>(share));
         grow_keep(avals[me], 0, static_cast<std::size_t>(share));
