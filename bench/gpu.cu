@@ -132,6 +132,11 @@ void fetch(tgb::Matrix<TC>& C, tgb::csr<double>* result, timing* t = nullptr) {
   *result = Cd.to_csr();
 }
 
+tgb::detail::mxm_policy& gpu_policy() {
+  static tgb::detail::mxm_policy p;
+  return p;
+}
+
 template <class TC, class TA, class SR, class Mask>
 timing run_tgb(const tgb::Matrix<TA>& A_host, const SR& sr, const Mask& mask_host, bool masked, bool transpose_b,
                int reps, tgb::csr<double>* result) {
@@ -143,8 +148,8 @@ timing run_tgb(const tgb::Matrix<TA>& A_host, const SR& sr, const Mask& mask_hos
   return time_tgb<TC>(
       A.nrows(), A.nrows(), reps,
       [&](tgb::Matrix<TC>& C) {
-        if (masked) tgb::mxm(C, tgb::structure(M), tgb::no_accum, sr, A, A, d);
-        else tgb::mxm(C, tgb::no_mask, tgb::no_accum, sr, A, A, d);
+        if (masked) tgb::detail::mxm_cuda(C, tgb::structure(M), tgb::no_accum, sr, A, A, d, gpu_policy());
+        else tgb::detail::mxm_cuda(C, tgb::no_mask, tgb::no_accum, sr, A, A, d, gpu_policy());
       },
       [&](tgb::Matrix<TC>& C, timing& t) { fetch(C, result, &t); });
 }
@@ -162,6 +167,16 @@ std::string set_pool_policy(bool keep) {
 void trim_pool() {
   ck(cudaDeviceSynchronize(), "sync");
   ck(cudaMemPoolTrimTo(default_pool(), 0), "pool trim");
+}
+
+bool set_gpu_method(const std::string& name) {
+  using tgb::detail::mxm_method;
+  if (name == "auto") gpu_policy().method = mxm_method::automatic;
+  else if (name == "tile") gpu_policy().method = mxm_method::tile_gustavson;
+  else if (name == "rows") gpu_policy().method = mxm_method::row_saxpy;
+  else if (name == "dot") gpu_policy().method = mxm_method::row_dot;
+  else return false;
+  return true;
 }
 
 bool gpu_available() { return tgb::cuda_device_count() > 0; }

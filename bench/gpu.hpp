@@ -61,6 +61,11 @@ std::string set_pool_policy(bool keep);
 // warm-up starts from the same empty pool on both sides.
 void trim_pool();
 
+// The device's mxm method for every tgb row: "auto" (the rule), "tile" (the
+// planner), "rows" (row saxpy where it can run), "dot"; returns false for
+// another name.
+bool set_gpu_method(const std::string& name);
+
 bool gpu_available();
 std::string gpu_description();
 // Copy bandwidth in GB/s (bytes read + written per second), for the bytes floor.

@@ -714,6 +714,13 @@ int main(int argc, char** argv) {
     else if (a == "--algorithms") o.algorithms = true;
     else if (a == "--no-mcl") o.mcl = false;
     else if (a == "--data") o.data = next();
+    else if (a == "--gpu-method") {
+      const std::string v = next();
+      if (!set_gpu_method(v)) {
+        std::fprintf(stderr, "tgb-bench: --gpu-method takes auto, tile, rows or dot (not %s)\n", v.c_str());
+        return 2;
+      }
+    }
     else if (a == "--write-mtx") o.write_mtx = next();
     else if (a == "--host-check-max") o.host_check_max = std::atof(next().c_str());
     else if (a == "--pool") {
