@@ -86,6 +86,9 @@ inline std::mutex& tile_copy_mutex(const void* m) {
   return locks[(reinterpret_cast<std::uintptr_t>(m) >> 4) % 64];
 }
 
+template <class T>
+class device_tile_view;
+
 // Runs f, turning std::bad_alloc from any temporary into tgb::out_of_memory.
 template <class F>
 decltype(auto) guard_alloc(F&& f) {
@@ -111,6 +114,8 @@ class Matrix {
   Matrix(const Matrix& o) : m_(o.m_), control_(o.control_) {
     if (o.rows_) rows_ = std::make_unique<detail::csr_matrix<T>>(*o.rows_);
     if (o.dev_) dev_ = std::make_unique<detail::device_tile_matrix<T>>(detail::clone(*o.dev_, current_stream()));
+    if (o.dev_rows_)
+      dev_rows_ = std::make_unique<detail::device_row_matrix<T>>(detail::clone(*o.dev_rows_, current_stream()));
   }
   Matrix& operator=(const Matrix& o) {
     if (this != &o) {
@@ -126,6 +131,7 @@ class Matrix {
     rows_.swap(o.rows_);
     tile_copy_.swap(o.tile_copy_);
     dev_.swap(o.dev_);
+    dev_rows_.swap(o.dev_rows_);
     std::swap(control_, o.control_);
   }
 
@@ -263,8 +269,9 @@ class Matrix {
   void to_device_csr(P* rowptr, I* colidx, T* values) const {
     check_device_type();
     if constexpr (detail::cuda::built)
-      detail::cuda::to_device_arrays(device_tiles(), detail::cuda::int_out_of(rowptr), detail::cuda::int_out{},
-                                     detail::cuda::int_out_of(colidx), values, current_stream());
+      detail::cuda::to_device_arrays(*detail::device_tile_view<T>(*this), detail::cuda::int_out_of(rowptr),
+                                     detail::cuda::int_out{}, detail::cuda::int_out_of(colidx), values,
+                                     current_stream());
   }
   // The same as triplets sorted by (row, column): rows, cols and values of
   // nvals() entries each.
@@ -272,33 +279,49 @@ class Matrix {
   void to_device_coo(I* rows, I* cols, T* values) const {
     check_device_type();
     if constexpr (detail::cuda::built)
-      detail::cuda::to_device_arrays(device_tiles(), detail::cuda::int_out{}, detail::cuda::int_out_of(rows),
-                                     detail::cuda::int_out_of(cols), values, current_stream());
+      detail::cuda::to_device_arrays(*detail::device_tile_view<T>(*this), detail::cuda::int_out{},
+                                     detail::cuda::int_out_of(rows), detail::cuda::int_out_of(cols), values,
+                                     current_stream());
   }
 
   index_t nrows() const noexcept { return m_.pat.nrows; }
   index_t ncols() const noexcept { return m_.pat.ncols; }
-  offset_t nvals() const noexcept { return dev_ ? dev_->pat.nnz : rows_ ? rows_->p.nnz() : m_.pat.nnz(); }
+  offset_t nvals() const noexcept {
+    return dev_ ? dev_->pat.nnz : dev_rows_ ? dev_rows_->nnz : rows_ ? rows_->p.nnz() : m_.pat.nnz();
+  }
   // Non-empty 16x16 tiles (whatever the form; counted for a row-form matrix).
   offset_t ntiles() const {
     if (dev_) return dev_->pat.ntiles;
+    if (dev_rows_) return detail::guard_alloc([&] { return detail::count_tiles(detail::rows_to_host(*dev_rows_).p); });
     if (rows_) return detail::guard_alloc([&] { return detail::count_tiles(rows_->p); });
     return m_.pat.ntiles();
   }
 
   // The form the entries are stored in (docs/tile-format.md, "Two forms"):
-  // tiles, or rows for hypersparse matrices on the host. Chosen by one rule,
-  // detail::choose_form, at every store; set_storage overrides it.
-  storage_form form() const noexcept { return rows_ ? storage_form::rows : storage_form::tiles; }
+  // tiles, or rows for hypersparse matrices. Chosen by one rule,
+  // detail::choose_form, at every store on the host; on the device, rows come
+  // from mxm's row saxpy (and set_storage). set_storage overrides the rule.
+  storage_form form() const noexcept { return rows_ || dev_rows_ ? storage_form::rows : storage_form::tiles; }
   storage_control storage() const noexcept { return control_; }
   // Names the form this matrix keeps from now on (or hands the choice back to
-  // the rule) and stores it so at once. Device matrices stay tiles.
+  // the rule) and stores it so at once. On the device, rows or tiles convert
+  // there (rows need ncols < 2^31 - 1) and automatic keeps the form.
   void set_storage(storage_control c) {
     detail::guard_alloc([&] {
       const storage_control old = control_;
       control_ = c;
       try {
-        if (!dev_) {
+        if (dev_ || dev_rows_) {
+          if constexpr (detail::cuda::device_types<T>) {
+            if (c == storage_control::tiles && dev_rows_) {
+              assign_device_tiles(std::make_unique<detail::device_tile_matrix<T>>(
+                  detail::cuda::tiles_of(*dev_rows_, current_stream())));
+            } else if (c == storage_control::rows && dev_) {
+              assign_device_rows(std::make_unique<detail::device_row_matrix<T>>(
+                  detail::cuda::rows_of(*dev_, current_stream())));
+            }
+          }
+        } else {
           if (rows_) {
             detail::csr_matrix<T> r(*rows_);
             assign_rows(std::move(r));
@@ -316,11 +339,12 @@ class Matrix {
   // Bytes of every array of the stored form (host or device).
   double stored_bytes() const {
     if (dev_) return detail::tile_form_bytes(nrows(), dev_->pat.ntiles, dev_->pat.nnz, sizeof(T));
+    if (dev_rows_) return detail::device_row_form_bytes(nrows(), dev_rows_->nnz, sizeof(T));
     if (rows_) return detail::row_form_bytes(nrows(), rows_->p.nnz(), sizeof(T));
     return detail::tile_form_bytes(nrows(), m_.pat.ntiles(), m_.pat.nnz(), sizeof(T));
   }
   // Where the storage lives; operations run there.
-  backend location() const noexcept { return dev_ ? backend::cuda : backend::host; }
+  backend location() const noexcept { return dev_ || dev_rows_ ? backend::cuda : backend::host; }
 
   // Moves the storage to the host or to the CUDA device (copies issued on the
   // current stream). The only way a matrix changes residence: operations never
@@ -329,9 +353,15 @@ class Matrix {
     if (where == location()) return;
     if (where == backend::cuda) {
       if (cuda_device_count() == 0) throw not_implemented("tgb: cannot move a matrix to the GPU: " + cuda_device_description());
-      // A row-form matrix goes through a tile copy made for this move alone.
+      // The form moves as it is (rows whose columns do not fit the device's
+      // 32 bits go as tiles).
       std::unique_ptr<detail::device_tile_matrix<T>> d;
+      std::unique_ptr<detail::device_row_matrix<T>> dr;
       detail::guard_alloc([&] {
+        if (rows_ && detail::device_rows_fit(ncols())) {
+          dr = std::make_unique<detail::device_row_matrix<T>>(detail::rows_to_device(*rows_, current_stream()));
+          return;
+        }
         const detail::tile_matrix<T>* h = &m_;
         detail::tile_matrix<T> from_rows;
         if (rows_) {
@@ -343,15 +373,16 @@ class Matrix {
       detail::tile_matrix<T> shape;
       shape.pat = detail::tile_pattern::empty(nrows(), ncols());
       dev_ = std::move(d);
+      dev_rows_ = std::move(dr);
       m_.swap(shape);
       rows_.reset();
       tile_copy_.reset();
     } else {
       // Stored on the host by the rule; the device copy goes only once the
       // host form is complete.
-      detail::tile_matrix<T> h = detail::to_host(*dev_);
-      stored s = prepare(std::move(h));
-      dev_.reset();
+      stored s;
+      if (dev_rows_) s = prepare(detail::rows_to_host(*dev_rows_));
+      else s = prepare(detail::to_host(*dev_));
       commit(std::move(s));
     }
   }
@@ -359,7 +390,8 @@ class Matrix {
   // A(i,j) if stored; std::nullopt if not. Indices outside the matrix throw
   // invalid_index.
   std::optional<T> get(index_t i, index_t j) const {
-    if (dev_) throw invalid_value("tgb: element access needs a host matrix; call to(tgb::backend::host) first");
+    if (location() == backend::cuda)
+      throw invalid_value("tgb: element access needs a host matrix; call to(tgb::backend::host) first");
     if (i < 0 || i >= nrows() || j < 0 || j >= ncols())
       throw invalid_index("tgb: element (" + std::to_string(i) + ", " + std::to_string(j) + ") is outside the " +
                           std::to_string(nrows()) + " x " + std::to_string(ncols()) + " matrix");
@@ -393,11 +425,14 @@ class Matrix {
   // CSR arrays, rows sorted by column (copied from the device if it lives there).
   csr<T> to_csr() const {
     return detail::guard_alloc([&] {
-      if (rows_) {
+      if (rows_ || dev_rows_) {
+        detail::csr_matrix<T> copy;
+        if (dev_rows_) copy = detail::rows_to_host(*dev_rows_);
+        const detail::csr_matrix<T>& r = dev_rows_ ? copy : *rows_;
         csr<T> out;
-        out.rowptr.assign(rows_->p.rowptr.begin(), rows_->p.rowptr.end());
-        out.colidx.assign(rows_->p.colidx.begin(), rows_->p.colidx.end());
-        out.values.assign(rows_->values.begin(), rows_->values.end());
+        out.rowptr.assign(r.p.rowptr.begin(), r.p.rowptr.end());
+        out.colidx.assign(r.p.colidx.begin(), r.p.colidx.end());
+        out.values.assign(r.values.begin(), r.values.end());
         return out;
       }
       detail::tile_matrix<T> copy;
@@ -417,11 +452,12 @@ class Matrix {
 
   // Removes every entry; the shape and the residence stay.
   void clear() {
-    const bool on_device = dev_ != nullptr;
+    const bool on_device = location() == backend::cuda;
     m_.pat = detail::tile_pattern::empty(nrows(), ncols()), m_.values = detail::buffer<T>();
     rows_.reset();
     tile_copy_.reset();
     dev_.reset();
+    dev_rows_.reset();
     if (on_device) to(backend::cuda);
   }
 
@@ -429,7 +465,8 @@ class Matrix {
   // A row-form matrix makes a tile copy on first use and keeps it until it
   // changes (safe from several threads).
   const detail::tile_matrix<T>& tiles() const {
-    if (dev_) throw invalid_value("tgb: the matrix lives on the device; call to(tgb::backend::host) first");
+    if (location() == backend::cuda)
+      throw invalid_value("tgb: the matrix lives on the device; call to(tgb::backend::host) first");
     if (!rows_) return m_;
     std::lock_guard<std::mutex> hold(detail::tile_copy_mutex(this));
     if (!tile_copy_) tile_copy_ = std::make_unique<detail::tile_matrix<T>>(detail::tiles_of(*rows_));
@@ -437,17 +474,28 @@ class Matrix {
   }
   // The row form, where the matrix is stored so (host); null otherwise.
   const detail::csr_matrix<T>* row_form() const noexcept { return rows_.get(); }
+  // The device tiles; a device matrix in rows has none (read it through
+  // detail::device_tile_view, or device_rows()).
   const detail::device_tile_matrix<T>& device_tiles() const {
-    if (!dev_) throw invalid_value("tgb: the matrix lives on the host; call to(tgb::backend::cuda) first");
+    if (!dev_ && !dev_rows_) throw invalid_value("tgb: the matrix lives on the host; call to(tgb::backend::cuda) first");
+    if (!dev_) throw invalid_value("tgb: the device matrix is stored in rows; read it through detail::device_tile_view");
     return *dev_;
   }
+  const detail::device_row_matrix<T>* device_rows() const noexcept { return dev_rows_.get(); }
   // Backend hooks: replace the contents with an operation's result, stored
   // by the rule (used last by every operation; a conversion that fails
   // throws before anything changes, so the output stays as it was).
   void assign_tiles(detail::tile_matrix<T>&& t) { commit(prepare(std::move(t))); }
   void assign_rows(detail::csr_matrix<T>&& r) { commit(prepare(std::move(r))); }
   // For a matrix already on the device (its shape does not change).
-  void assign_device_tiles(std::unique_ptr<detail::device_tile_matrix<T>> d) noexcept { dev_ = std::move(d); }
+  void assign_device_tiles(std::unique_ptr<detail::device_tile_matrix<T>> d) noexcept {
+    dev_ = std::move(d);
+    dev_rows_.reset();
+  }
+  void assign_device_rows(std::unique_ptr<detail::device_row_matrix<T>> d) noexcept {
+    dev_rows_ = std::move(d);
+    dev_.reset();
+  }
 
  private:
   template <class Dup>
@@ -512,6 +560,7 @@ class Matrix {
     rows_ = std::move(s.rows);
     tile_copy_.reset();
     dev_.reset();
+    dev_rows_.reset();
   }
 
   // Host tiles; for a row-form matrix only the shape (nrows, ncols), and on
@@ -519,7 +568,8 @@ class Matrix {
   detail::tile_matrix<T> m_;
   std::unique_ptr<detail::csr_matrix<T>> rows_;                // the row form (host)
   mutable std::unique_ptr<detail::tile_matrix<T>> tile_copy_;  // tiles of rows_, made on first use
-  std::unique_ptr<detail::device_tile_matrix<T>> dev_;
+  std::unique_ptr<detail::device_tile_matrix<T>> dev_;       // device, tiles
+  std::unique_ptr<detail::device_row_matrix<T>> dev_rows_;   // device, rows
   storage_control control_ = storage_control::automatic;
 };
 
@@ -546,6 +596,31 @@ class tile_view {
  private:
   tile_matrix<T> owned_;
   const tile_matrix<T>* p_ = nullptr;
+};
+
+// A device matrix's tiles as an operation reads them: the stored ones, or
+// tiles made from its rows for this operation alone.
+template <class T>
+class device_tile_view {
+ public:
+  explicit device_tile_view(const Matrix<T>& m) {
+    if (const device_row_matrix<T>* r = m.device_rows()) {
+      if constexpr (cuda::device_types<T>) {
+        owned_ = cuda::tiles_of(*r, current_stream());
+        p_ = &owned_;
+      }
+    } else {
+      p_ = &m.device_tiles();
+    }
+  }
+  device_tile_view(const device_tile_view&) = delete;
+  device_tile_view& operator=(const device_tile_view&) = delete;
+  const device_tile_matrix<T>& operator*() const noexcept { return *p_; }
+  const device_tile_matrix<T>* operator->() const noexcept { return p_; }
+
+ private:
+  device_tile_matrix<T> owned_;
+  const device_tile_matrix<T>* p_ = nullptr;
 };
 }  // namespace detail
 

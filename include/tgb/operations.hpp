@@ -75,25 +75,59 @@ int accum_code(const Accum&) {
 }
 inline int accum_code(const coded_op& op) { return op.code; }
 
-inline cuda::mask_arg device_mask(no_mask_t, device_buffer<row_bits>&, index_t, index_t) { return {}; }
+// The mask as the device reads it: its tiles (made from its rows if it is
+// stored so, unless the caller reads rows: mxm) and bits; `keep` holds what
+// was made for it.
+inline cuda::mask_arg device_mask(no_mask_t, std::shared_ptr<void>&, index_t, index_t, bool = false) { return {}; }
 template <class M>
-cuda::mask_arg device_mask(const M& m, device_buffer<row_bits>& owned, index_t nrows, index_t ncols) {
+cuda::mask_arg device_mask(const M& m, std::shared_ptr<void>& keep, index_t nrows, index_t ncols,
+                           bool rows_ok = false) {
   const auto view = as_mask_view(m);
   using U = typename std::decay_t<decltype(*view.object)>::value_type;
-  const auto& d = view.object->device_tiles();
-  host::check_mask_shape(d.pat.nrows, d.pat.ncols, nrows, ncols);
+  host::check_mask_shape(view.object->nrows(), view.object->ncols(), nrows, ncols);
   cuda::mask_arg a;
-  a.pat = &d.pat;
   a.complement = view.complemented;
+  if (const device_row_matrix<U>* r = view.object->device_rows(); r && rows_ok) {
+    a.nrows = r->nrows;
+    a.ncols = r->ncols;
+    a.nnz = r->nnz;
+    a.row_ptr = r->row_ptr.data();
+    a.col = r->col.data();
+    if (!view.structural) {
+      if constexpr (cuda::device_value_type<U>) {
+        auto flags = std::make_shared<device_buffer<std::uint8_t>>(cuda::nonzero_flags(*r, current_stream()));
+        a.ok = flags->data();
+        keep = flags;
+      } else {
+        throw not_implemented("tgb::mxm: value masks of this type are not supported on the GPU; use structure(M)");
+      }
+    }
+    return a;
+  }
+  struct held {
+    device_tile_view<U> tiles;
+    device_buffer<row_bits> bits;
+    explicit held(const Matrix<U>& u) : tiles(u) {}
+  };
+  auto h = std::make_shared<held>(*view.object);
+  keep = h;
+  const auto& d = *h->tiles;
+  a.pat = &d.pat;
   if (view.structural) {
     a.bits = d.pat.row_mask.data();
   } else if constexpr (cuda::device_value_type<U>) {
-    owned = cuda::value_mask_bits(d, current_stream());
-    a.bits = owned.data();
+    h->bits = cuda::value_mask_bits(d, current_stream());
+    a.bits = h->bits.data();
   } else {
     throw not_implemented("tgb::mxm: value masks of this type are not supported on the GPU; use structure(M)");
   }
   return a;
+}
+
+template <class T>
+cuda::device_operand<T> device_operand_of(const Matrix<T>& m) {
+  if (const device_row_matrix<T>* r = m.device_rows()) return cuda::device_operand<T>{nullptr, r};
+  return cuda::device_operand<T>{&m.device_tiles(), nullptr};
 }
 
 template <class TC, class Mask, class Accum, class Semiring, class TA, class TB>
@@ -107,12 +141,13 @@ void mxm_cuda(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Semirin
     const int ac = accum_code(accum);
     if (ac == -1) throw not_implemented("tgb::mxm: on the GPU the accumulator must be a predefined operator");
     const stream_t s = current_stream();
-    device_buffer<row_bits> owned;
-    const cuda::mask_arg M = device_mask(mask, owned, C.nrows(), C.ncols());
+    std::shared_ptr<void> keep;
+    const cuda::mask_arg M = device_mask(mask, keep, C.nrows(), C.ncols(), /*rows_ok=*/true);
     const cuda::mxm_request how{desc.transpose_a, desc.transpose_b, policy};
-    auto result = std::make_unique<device_tile_matrix<TC>>(cuda::mxm<TC, TA, TB, Semiring>(
-        C.device_tiles(), M, ac, desc.replace, semiring, A.device_tiles(), B.device_tiles(), how, s));
-    C.assign_device_tiles(std::move(result));
+    cuda::device_result<TC> r = cuda::mxm<TC, TA, TB, Semiring>(device_operand_of(C), M, ac, desc.replace, semiring,
+                                                                device_operand_of(A), device_operand_of(B), how, s);
+    if (r.rows) C.assign_device_rows(std::move(r.rows));
+    else C.assign_device_tiles(std::move(r.tiles));
   }
 }
 
@@ -129,19 +164,20 @@ inline void check_device_accum(const char* op, int code) {
 // aside; otherwise the matrix's own storage is used).
 template <class TC, class TA>
 struct device_oriented {
+  device_tile_view<TA> view;
   const device_tile_matrix<TC>* p = nullptr;
   device_tile_matrix<TC> owned;
-  device_oriented(const Matrix<TA>& A, bool transpose, stream_t s) {
+  device_oriented(const Matrix<TA>& A, bool transpose, stream_t s) : view(A) {
     if constexpr (std::is_same_v<TC, TA>) {
       if (!transpose) {
-        p = &A.device_tiles();
+        p = &*view;
         return;
       }
-      owned = cuda::transpose(A.device_tiles(), s);
+      owned = cuda::transpose(*view, s);
     } else if (transpose) {
-      owned = cuda::apply<TC, TA>(cuda::transpose(A.device_tiles(), s), coded_unary{}, s);
+      owned = cuda::apply<TC, TA>(cuda::transpose(*view, s), coded_unary{}, s);
     } else {
-      owned = cuda::apply<TC, TA>(A.device_tiles(), coded_unary{}, s);
+      owned = cuda::apply<TC, TA>(*view, coded_unary{}, s);
     }
     p = &owned;
   }
@@ -153,10 +189,10 @@ struct device_oriented {
 template <class TC, class Mask, class Accum>
 void device_finish(Matrix<TC>& C, const Mask& mask, const Accum& accum, bool replace, device_tile_matrix<TC>&& T,
                    stream_t s) {
-  device_buffer<row_bits> owned;
-  const cuda::mask_arg M = device_mask(mask, owned, C.nrows(), C.ncols());
+  std::shared_ptr<void> keep;
+  const cuda::mask_arg M = device_mask(mask, keep, C.nrows(), C.ncols());
   auto out = std::make_unique<device_tile_matrix<TC>>(
-      cuda::writeback(C.device_tiles(), M, accum_code(accum), replace, std::move(T), false, s));
+      cuda::writeback(*device_tile_view<TC>(C), M, accum_code(accum), replace, std::move(T), false, s));
   C.assign_device_tiles(std::move(out));
 }
 
@@ -226,12 +262,13 @@ void transpose_cuda(Matrix<TC>& C, const Mask& mask, const Accum& accum, const M
     check_device_accum("transpose", accum_code(accum));
     const stream_t s = current_stream();
     device_tile_matrix<TC> T;
+    const device_tile_view<TA> a(A);
     if (tr) {
-      device_tile_matrix<TA> t = cuda::transpose(A.device_tiles(), s);
+      device_tile_matrix<TA> t = cuda::transpose(*a, s);
       if constexpr (std::is_same_v<TC, TA>) T = std::move(t);
       else T = cuda::apply<TC, TA>(t, coded_unary{}, s);
     } else {
-      T = cuda::apply<TC, TA>(A.device_tiles(), coded_unary{}, s);
+      T = cuda::apply<TC, TA>(*a, coded_unary{}, s);
     }
     device_finish(C, mask, accum, desc.replace, std::move(T), s);
   }

@@ -286,10 +286,79 @@ void to_device_arrays(const device_tile_matrix<T>& A, int_out rowptr, int_out ro
   check(cudaGetLastError(), what);
 }
 
+// The device's two forms: rows to tiles through the array import (its
+// checks cannot fail on a well-formed row form), tiles to rows through the
+// export with 32-bit columns.
+template <class T>
+device_tile_matrix<T> tiles_of(const device_row_matrix<T>& r, stream_t s) {
+  return from_device_arrays<T>("row form to tiles", true, r.nrows, r.ncols, int_array_of(r.row_ptr.data()),
+                               int_array{}, int_array_of(r.col.data()), r.values.data(), r.nnz, -1, s);
+}
+
+template <class T>
+device_row_matrix<T> rows_of(const device_tile_matrix<T>& t, stream_t s) {
+  if (!device_rows_fit(t.pat.ncols))
+    throw not_implemented("tgb: the device's row form holds at most 2^31 - 2 columns (" + std::to_string(t.pat.ncols) +
+                          " asked)");
+  device_row_matrix<T> r;
+  r.nrows = t.pat.nrows;
+  r.ncols = t.pat.ncols;
+  r.nnz = t.pat.nnz;
+  r.row_ptr = scalar_row_ptr(t.pat, s);
+  r.col = device_buffer<std::int32_t>(r.nnz, s);
+  r.values = device_buffer<T>(r.nnz, s);
+  if (r.nnz > 0 && r.nrows > 0)
+    csr::for_entries(t.pat, r.row_ptr.data(), store_entry<T>{t.values.data(), int_out{}, int_out_of(r.col.data()), r.values.data()}, s);
+  check(cudaGetLastError(), "tiles to row form");
+  return r;
+}
+
+namespace {
+__global__ void k_flags_to_bool(offset_t n, const std::uint8_t* ok, bool* out) {
+  for (offset_t e = blockIdx.x * offset_t(blockDim.x) + threadIdx.x; e < n; e += offset_t(gridDim.x) * blockDim.x)
+    out[e] = ok ? ok[e] != 0 : true;
+}
+template <class U>
+__global__ void k_nonzero(offset_t n, const U* vals, std::uint8_t* ok) {
+  for (offset_t e = blockIdx.x * offset_t(blockDim.x) + threadIdx.x; e < n; e += offset_t(gridDim.x) * blockDim.x)
+    ok[e] = vals[e] != U(0) ? 1 : 0;
+}
+}  // namespace
+
+std::unique_ptr<mask_tiles> mask_to_tiles(const mask_arg& M, stream_t s) {
+  auto own = std::make_unique<mask_tiles>();
+  mask_tiles& t = *own;
+  device_buffer<bool> vals(M.nnz, s);
+  if (M.nnz) k_flags_to_bool<<<grid_for(M.nnz, kThreads), kThreads, 0, native(s)>>>(M.nnz, M.ok, vals.data());
+  check(cudaGetLastError(), "mask to tiles");
+  t.m = from_device_arrays<bool>("mask rows to tiles", true, M.nrows, M.ncols, int_array_of(M.row_ptr), int_array{},
+                                 int_array_of(M.col), vals.data(), M.nnz, -1, s);
+  t.arg.pat = &t.m.pat;
+  t.arg.complement = M.complement;
+  if (M.ok) {
+    t.bits = value_mask_bits(t.m, s);
+    t.arg.bits = t.bits.data();
+  } else {
+    t.arg.bits = t.m.pat.row_mask.data();
+  }
+  return own;
+}
+
+template <class U>
+device_buffer<std::uint8_t> nonzero_flags(const device_row_matrix<U>& m, stream_t s) {
+  device_buffer<std::uint8_t> ok(m.nnz, s);
+  if (m.nnz) k_nonzero<U><<<grid_for(m.nnz, kThreads), kThreads, 0, native(s)>>>(m.nnz, m.values.data(), ok.data());
+  check(cudaGetLastError(), "value mask flags");
+  return ok;
+}
+
 #define TGB_CUDA_CONVERT(T)                                                                                      \
   template device_tile_matrix<T> from_device_arrays(const char*, bool, index_t, index_t, int_array, int_array, \
                                                     int_array, const T*, offset_t, int, stream_t);             \
-  template void to_device_arrays(const device_tile_matrix<T>&, int_out, int_out, int_out, T*, stream_t);
+  template void to_device_arrays(const device_tile_matrix<T>&, int_out, int_out, int_out, T*, stream_t);        \
+  template device_tile_matrix<T> tiles_of(const device_row_matrix<T>&, stream_t);                               \
+  template device_row_matrix<T> rows_of(const device_tile_matrix<T>&, stream_t);                                \
+  template device_buffer<std::uint8_t> nonzero_flags(const device_row_matrix<T>&, stream_t);
 TGB_CUDA_CONVERT(bool)
 TGB_CUDA_CONVERT(std::int32_t)
 TGB_CUDA_CONVERT(std::int64_t)

@@ -6,6 +6,7 @@
 
 #include "tgb/detail/cuda/common.cuh"
 #include "tgb/detail/cuda/plan.hpp"
+#include "tgb/detail/cuda/row_spgemm.cuh"
 
 namespace tgb::detail::cuda {
 
@@ -90,8 +91,52 @@ lines line_counts(const device_pattern& p, stream_t s) {
 
 }  // namespace
 
+namespace {
+// The rule's two sums from the line counts: op(A)'s rows and columns, op(B)'s
+// rows and columns, the mask's rows and columns.
+mxm_work work_of(const work_lines& L, stream_t s) {
+  device_buffer<count_t> out(2, s);
+  check(cudaMemsetAsync(out.data(), 0, 2 * sizeof(count_t), native(s)), "product work");
+  const index_t widest = std::max(L.inner, std::max(L.nrows, L.ncols));
+  k_work<<<std::min(grid_for(widest, kThreads), 1024u), kThreads, 0, native(s)>>>(L, out.data());
+  check(cudaGetLastError(), "product work");
+  count_t h[2];
+  copy_device_to_host(h, out.data(), sizeof(h), s);
+  mxm_work w;
+  w.products = double(h[0]);
+  w.dot_work = double(h[1]);
+  return w;
+}
+
+// Row lengths and column counts of a row form: one thread per row.
+__global__ void k_row_line_counts(index_t nrows, const offset_t* row_ptr, const std::int32_t* col, count_t* rows,
+                                  count_t* cols) {
+  for (index_t i = blockIdx.x * index_t(blockDim.x) + threadIdx.x; i < nrows; i += index_t(gridDim.x) * blockDim.x) {
+    const offset_t e0 = row_ptr[i], e1 = row_ptr[i + 1];
+    rows[i] = count_t(e1 - e0);
+    for (offset_t e = e0; e < e1; ++e) atomicAdd(cols + col[e], count_t(1));
+  }
+}
+
+lines line_counts_rows(const rows::csr_ref& p, stream_t s) {
+  lines l{device_buffer<count_t>(std::size_t(p.nrows) + 1, s), device_buffer<count_t>(std::size_t(p.ncols) + 1, s)};
+  check(cudaMemsetAsync(l.rows.data(), 0, l.rows.size() * sizeof(count_t), native(s)), "line counts");
+  check(cudaMemsetAsync(l.cols.data(), 0, l.cols.size() * sizeof(count_t), native(s)), "line counts");
+  if (p.nrows)
+    k_row_line_counts<<<grid_for(p.nrows, kThreads), kThreads, 0, native(s)>>>(p.nrows, p.row_ptr, p.col,
+                                                                              l.rows.data(), l.cols.data());
+  check(cudaGetLastError(), "line counts");
+  return l;
+}
+
+__global__ void k_rows_from_dest(index_t nrows, const offset_t* m_row_ptr, const offset_t* dest, offset_t* row_ptr) {
+  for (index_t i = blockIdx.x * index_t(blockDim.x) + threadIdx.x; i <= nrows; i += index_t(gridDim.x) * blockDim.x)
+    row_ptr[i] = dest[m_row_ptr[i]];
+}
+}  // namespace
+
 mxm_work product_work(const device_pattern& A, bool ta, const device_pattern& B, bool tb, const device_pattern& M,
-                       stream_t s) {
+                      stream_t s) {
   // One count per distinct pattern (the triangle product passes L three times).
   lines la = line_counts(A, s), lb, lm;
   const lines* pb = &la;
@@ -114,19 +159,52 @@ mxm_work product_work(const device_pattern& A, bool ta, const device_pattern& B,
   L.inner = ta ? A.nrows : A.ncols;
   L.nrows = M.nrows;
   L.ncols = M.ncols;
-  device_buffer<count_t> out(2, s);
-  check(cudaMemsetAsync(out.data(), 0, 2 * sizeof(count_t), native(s)), "product work");
-  const index_t widest = std::max(L.inner, std::max(L.nrows, L.ncols));
-  k_work<<<std::min(grid_for(widest, kThreads), 1024u), kThreads, 0, native(s)>>>(L, out.data());
-  check(cudaGetLastError(), "product work");
-  count_t h[2];
-  copy_device_to_host(h, out.data(), sizeof(h), s);
-  mxm_work w;
-  w.products = double(h[0]);
-  w.dot_work = double(h[1]);
+  mxm_work w = work_of(L, s);
   w.entries = double(A.nnz) + double(B.nnz);
   w.tiles = double(A.ntiles) + double(B.ntiles);
   return w;
+}
+
+mxm_work product_work_rows(const rows::csr_ref& A, const rows::csr_ref& Bt, const rows::csr_ref& M, stream_t s) {
+  // A holds op(A)'s rows, Bt op(B)''s: op(B)'s row k is Bt's column k.
+  lines la = line_counts_rows(A, s), lb, lm;
+  const lines* pb = &la;
+  if (Bt.row_ptr != A.row_ptr || Bt.col != A.col) {
+    lb = line_counts_rows(Bt, s);
+    pb = &lb;
+  }
+  const lines* pm = &lm;
+  if (M.row_ptr == A.row_ptr && M.col == A.col) pm = &la;
+  else if (M.row_ptr == Bt.row_ptr && M.col == Bt.col) pm = pb;
+  else lm = line_counts_rows(M, s);
+  work_lines L;
+  L.a_row = la.rows.data();
+  L.a_col = la.cols.data();
+  L.b_row = pb->cols.data();
+  L.b_col = pb->rows.data();
+  L.m_row = pm->rows.data();
+  L.m_col = pm->cols.data();
+  L.inner = A.ncols;
+  L.nrows = M.nrows;
+  L.ncols = M.ncols;
+  mxm_work w = work_of(L, s);
+  w.entries = double(A.nnz) + double(Bt.nnz);
+  w.row_operand = true;
+  return w;
+}
+
+device_buffer<offset_t> rows_from_found(const offset_t* m_row_ptr, index_t nrows, offset_t nnz,
+                                        device_buffer<offset_t>& found, device_buffer<offset_t>& dest,
+                                        offset_t* total, stream_t s) {
+  check(cudaMemsetAsync(found.data() + nnz, 0, sizeof(offset_t), native(s)), "row dot");
+  dest = device_buffer<offset_t>(nnz + 1, s);
+  exclusive_sum(found.data(), dest.data(), nnz + 1, s);
+  device_buffer<offset_t> row_ptr(nrows + 1, s);
+  k_rows_from_dest<<<grid_for(nrows + 1, kThreads), kThreads, 0, native(s)>>>(nrows, m_row_ptr, dest.data(),
+                                                                               row_ptr.data());
+  check(cudaGetLastError(), "row dot");
+  *total = read_back(dest.data() + nnz, s);
+  return row_ptr;
 }
 
 device_pattern found_pattern(const device_pattern& M, device_buffer<offset_t>& found, device_buffer<offset_t>& dest,

@@ -7,11 +7,11 @@
 
 #include "tgb/detail/cuda/mxm.cuh"
 
-#define TGB_CUDA_MXM_ONE(T, SR)                                                                                   \
-  template tgb::detail::device_tile_matrix<T> tgb::detail::cuda::mxm<T, T, T, std::decay_t<decltype(tgb::SR)>>( \
-      const tgb::detail::device_tile_matrix<T>&, const tgb::detail::cuda::mask_arg&, int, bool,                   \
-      const std::decay_t<decltype(tgb::SR)>&, const tgb::detail::device_tile_matrix<T>&,                          \
-      const tgb::detail::device_tile_matrix<T>&, const tgb::detail::cuda::mxm_request&, tgb::stream_t);
+#define TGB_CUDA_MXM_ONE(T, SR)                                                                              \
+  template tgb::detail::cuda::device_result<T> tgb::detail::cuda::mxm<T, T, T, std::decay_t<decltype(tgb::SR)>>( \
+      tgb::detail::cuda::device_operand<T>, const tgb::detail::cuda::mask_arg&, int, bool,                    \
+      const std::decay_t<decltype(tgb::SR)>&, tgb::detail::cuda::device_operand<T>,                           \
+      tgb::detail::cuda::device_operand<T>, const tgb::detail::cuda::mxm_request&, tgb::stream_t);
 
 // Every semiring of the catalogue (TGB_SEMIRINGS, algebra.hpp), as
 // device_semiring in api.hpp lists them.

@@ -2,8 +2,8 @@
 #include "rowpath_semiring.hpp"
 #include "tgb/cuda/mxm.cuh"
 
-template tgb::detail::device_tile_matrix<std::int64_t>
+template tgb::detail::cuda::device_result<std::int64_t>
 tgb::detail::cuda::mxm<std::int64_t, std::int64_t, std::int64_t, rowpath_test::bor_skew_t>(
-    const tgb::detail::device_tile_matrix<std::int64_t>&, const tgb::detail::cuda::mask_arg&, int, bool,
-    const rowpath_test::bor_skew_t&, const tgb::detail::device_tile_matrix<std::int64_t>&,
-    const tgb::detail::device_tile_matrix<std::int64_t>&, const tgb::detail::cuda::mxm_request&, tgb::stream_t);
+    tgb::detail::cuda::device_operand<std::int64_t>, const tgb::detail::cuda::mask_arg&, int, bool,
+    const rowpath_test::bor_skew_t&, tgb::detail::cuda::device_operand<std::int64_t>,
+    tgb::detail::cuda::device_operand<std::int64_t>, const tgb::detail::cuda::mxm_request&, tgb::stream_t);

@@ -152,18 +152,20 @@ TEST_CASE("device mxm: the row path and the tile path both equal host", "[cuda][
   for (int mode : {0, 1, 2}) {
     INFO("routing " << mode);
     routing r(mode);
-    all_device_combinations<double, double, double>(101 + mode, plus_times, plus{}, 1e-12);
-    all_device_combinations<std::int64_t, bool, bool>(111 + mode, plus_pair, plus{});
-    all_device_combinations<bool, bool, bool>(131 + mode, lor_land, lor{});
+    detail::mxm_policy planner;  // the planner's routing, not row saxpy
+    planner.method = detail::mxm_method::tile_gustavson;
+    all_device_combinations<double, double, double>(101 + mode, plus_times, plus{}, 1e-12, &planner);
+    all_device_combinations<std::int64_t, bool, bool>(111 + mode, plus_pair, plus{}, 0, &planner);
+    all_device_combinations<bool, bool, bool>(131 + mode, lor_land, lor{}, 0, &planner);
     std::mt19937_64 rng(161 + mode);
     // Hypersparse shapes: a few entries per row over many tile columns, with
     // sparse masks in every mode, rectangular, transposed.
     for (int mask = 0; mask < 5; ++mask) {
       dcase c{mask, mask == 2, mask % 2 == 1, false, mask == 3, 2500, 2000, 3000, 3.0 / 2000, 0.004};
-      check_device<double, double, double>(rng, plus_times, plus{}, c, 1e-12);
-      check_device<std::int64_t, std::int64_t, std::int64_t>(rng, min_plus, min{}, c, 0);
+      check_device<double, double, double>(rng, plus_times, plus{}, c, 1e-12, &planner);
+      check_device<std::int64_t, std::int64_t, std::int64_t>(rng, min_plus, min{}, c, 0, &planner);
       c.density = 40.0 / 2000;  // up to thousands of products per tile row: the larger bins
-      check_device<float, float, float>(rng, max_times, max{}, c, 0);
+      check_device<float, float, float>(rng, max_times, max{}, c, 0, &planner);
     }
   }
 }
@@ -171,13 +173,17 @@ TEST_CASE("device mxm: the row path and the tile path both equal host", "[cuda][
 TEST_CASE("device mxm: the row path folds in increasing k, as the host", "[cuda][mxm][rowpath]") {
   // The row path stores each product before adding it, so no multiply-add is
   // fused and its floating-point sums are the host's bit for bit.
+  // (The planner's row path; row saxpy folds by compare-and-swap in an
+  // order that varies, test_row_saxpy_device.cpp.)
   routing r(1);
+  detail::mxm_policy planner;
+  planner.method = detail::mxm_method::tile_gustavson;
   std::mt19937_64 rng(171);
   const auto A = oracle::random_matrix<double>(rng, 5000, 5000, 5.0 / 5000);
   Matrix<double> host(5000, 5000), dev = on_device(Matrix<double>(5000, 5000));
   mxm(host, no_mask, no_accum, plus_times, A, A);
   const auto dA = on_device(A);
-  mxm(dev, no_mask, no_accum, plus_times, dA, dA);
+  detail::mxm_cuda(dev, no_mask, no_accum, plus_times, dA, dA, descriptor{}, planner);
   REQUIRE(host.nvals() > 100000);
   CHECK(oracle::diff(oracle::to_map(on_host(dev)), oracle::to_map(host), 0) == "");
 }
@@ -185,7 +191,7 @@ TEST_CASE("device mxm: the row path folds in increasing k, as the host", "[cuda]
 // The device's methods forced (the dot where a usable mask is given, its
 // Gustavson form elsewhere), against the host's automatic choice.
 TEST_CASE("device mxm: every method equals host", "[cuda][mxm][dot]") {
-  for (auto method : {detail::mxm_method::row_dot, detail::mxm_method::tile_gustavson}) {
+  for (auto method : {detail::mxm_method::row_dot, detail::mxm_method::tile_gustavson, detail::mxm_method::row_saxpy}) {
     INFO("method " << int(method));
     detail::mxm_policy pol;
     pol.method = method;

@@ -106,16 +106,25 @@ void compare(std::mt19937_64& rng, const SR& sr, const Acc& acc, const Matrix<TA
   const auto M = oracle::random_matrix<int>(rng, m, n, 0.3);
   descriptor d;
   d.replace = replace;
-  auto run = [&](Matrix<TC>& C, const Matrix<TA>& a, const Matrix<TB>& b, const Matrix<int>& mm) {
+  // The device runs its planner (tile_gustavson), whose row path this file
+  // tests; row saxpy has tests of its own (test_row_saxpy_device.cpp).
+  detail::mxm_policy planner;
+  planner.method = detail::mxm_method::tile_gustavson;
+  auto run = [&](Matrix<TC>& C, const Matrix<TA>& a, const Matrix<TB>& b, const Matrix<int>& mm, bool device) {
     oracle::with_mask_mode(mask, mm, [&](const auto& mk) {
-      if (accum) mxm(C, mk, acc, sr, a, b, d);
-      else mxm(C, mk, no_accum, sr, a, b, d);
+      if (!device) {
+        if (accum) mxm(C, mk, acc, sr, a, b, d);
+        else mxm(C, mk, no_accum, sr, a, b, d);
+      } else {
+        if (accum) detail::mxm_cuda(C, mk, acc, sr, a, b, d, planner);
+        else detail::mxm_cuda(C, mk, no_accum, sr, a, b, d, planner);
+      }
     });
   };
   Matrix<TC> host = C0;
-  run(host, A, B, M);
+  run(host, A, B, M, false);
   Matrix<TC> dev = oracle::on_device(C0);
-  run(dev, oracle::on_device(A), oracle::on_device(B), oracle::on_device(M));
+  run(dev, oracle::on_device(A), oracle::on_device(B), oracle::on_device(M), true);
   const auto& st = detail::cuda::last_product_stats();
   for (int b = 0; b < 8; ++b) hits[std::size_t(b)] += st.rows[b];
   INFO("mask " << mask << " replace " << replace << " accum " << accum << " A " << A.nrows() << "x" << A.ncols()

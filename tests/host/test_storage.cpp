@@ -45,7 +45,8 @@ TEST_CASE("storage rule: the smaller form, the owner's control, tiles on the dev
   CHECK(choose_form(storage_control::automatic, backend::host, 1000, 10, 2000, 8) == storage_form::tiles);
   CHECK(choose_form(storage_control::tiles, backend::host, 1000, 1000, 1000, 8) == storage_form::tiles);
   CHECK(choose_form(storage_control::rows, backend::host, 1000, 10, 2000, 8) == storage_form::rows);
-  CHECK(choose_form(storage_control::rows, backend::cuda, 1000, 1000, 1000, 8) == storage_form::tiles);
+  CHECK(choose_form(storage_control::rows, backend::cuda, 1000, 1000, 1000, 8) == storage_form::rows);
+  CHECK(choose_form(storage_control::automatic, backend::cuda, 1000, 1000, 1000, 8) == storage_form::rows);
 
   std::mt19937_64 rng(7);
   const auto sparse = oracle::random_matrix<double>(rng, 2000, 2000, 0.0005);

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <utility>
 
+#include "tgb/detail/row_storage.hpp"
 #include "tgb/detail/tile_storage.hpp"
 #include "tgb/device.hpp"
 
@@ -93,6 +94,64 @@ struct device_tile_matrix {
   device_pattern pat;
   device_buffer<T> values;
 };
+
+// A matrix in row form on the device (docs/tile-format.md, "Two forms"):
+// CSR with each row's columns increasing, 32-bit column indices (the form
+// is used only where ncols fits them: device_rows_fit).
+template <class T>
+struct device_row_matrix {
+  index_t nrows = 0, ncols = 0;
+  offset_t nnz = 0;
+  device_buffer<offset_t> row_ptr;     // nrows + 1
+  device_buffer<std::int32_t> col;     // nnz
+  device_buffer<T> values;             // nnz
+};
+inline bool device_rows_fit(index_t ncols) { return ncols <= index_t(0x7FFFFFFE); }
+
+template <class T>
+device_row_matrix<T> clone(const device_row_matrix<T>& d, stream_t s) {
+  device_row_matrix<T> c;
+  c.nrows = d.nrows;
+  c.ncols = d.ncols;
+  c.nnz = d.nnz;
+  c.row_ptr = d.row_ptr.clone(s);
+  c.col = d.col.clone(s);
+  c.values = d.values.clone(s);
+  return c;
+}
+
+inline double device_row_form_bytes(index_t nrows, offset_t nnz, std::size_t value_bytes) {
+  return double(sizeof(offset_t)) * double(nrows + 1) + double(nnz) * double(sizeof(std::int32_t) + value_bytes);
+}
+
+// The host's row form of a device one (waits for the copies).
+template <class T>
+csr_matrix<T> rows_to_host(const device_row_matrix<T>& d) {
+  csr_matrix<T> h;
+  h.p.nrows = d.nrows;
+  h.p.ncols = d.ncols;
+  h.p.rowptr = d.row_ptr.to_host();
+  const buffer<std::int32_t> col = d.col.to_host();
+  h.p.colidx = buffer<index_t>(col.size());
+  for (std::size_t e = 0; e < col.size(); ++e) h.p.colidx[e] = col[e];
+  h.values = d.values.to_host();
+  return h;
+}
+
+// A host row form on the device (its columns must fit 32 bits: device_rows_fit).
+template <class T>
+device_row_matrix<T> rows_to_device(const csr_matrix<T>& h, stream_t s) {
+  device_row_matrix<T> d;
+  d.nrows = h.p.nrows;
+  d.ncols = h.p.ncols;
+  d.nnz = h.p.nnz();
+  d.row_ptr = device_buffer<offset_t>::from_host(h.p.rowptr.data(), h.p.rowptr.size(), s);
+  buffer<std::int32_t> col(std::size_t(d.nnz));
+  for (std::size_t e = 0; e < col.size(); ++e) col[e] = std::int32_t(h.p.colidx[e]);
+  d.col = device_buffer<std::int32_t>::from_host(col.data(), col.size(), s);
+  d.values = device_buffer<T>::from_host(h.values.data(), std::size_t(d.nnz), s);
+  return d;
+}
 
 inline device_pattern pattern_to_device(const tile_pattern& p, stream_t s) {
   device_pattern d;

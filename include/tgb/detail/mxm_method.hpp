@@ -10,8 +10,8 @@ namespace tgb::detail {
 //                   src/cuda/pipeline.cu, which still sends the tile rows
 //                   whose tiles are hypersparse to its row path, rowpath.cuh)
 //   tile_dot        tile dot products over a non-complemented mask (host)
-//   row_saxpy       scalar-row Gustavson (host: mxm_rows.hpp; device: the
-//                   planner, as tile_gustavson)
+//   row_saxpy       scalar-row Gustavson (host: mxm_rows.hpp; device:
+//                   row_spgemm.cuh, unmasked; masked, the planner)
 //   row_dot         one sparse dot product per mask entry, row i of op(A)
 //                   against row j of op(B)' (host: mxm_rows.hpp; device:
 //                   dot.cuh): the masked method (SuiteSparse's dot3)
@@ -54,6 +54,9 @@ struct mxm_work {
   // An operand is stored in row form (host): its tiles would have to be made
   // first, and the row form exists because they hold few entries.
   bool row_operand = false;
+  // Measured on the device: there the tile-form operands go to the planner,
+  // which picks tiles or its own row path per tile row (no density test).
+  bool device = false;
 };
 
 // Whether the dot method can run: a mask that is given and not complemented.
@@ -73,13 +76,16 @@ inline mxm_method forced_method(const mxm_policy& p, bool dot_ok) {
 //   1. masked, not complemented, and dot_work <= dot_factor * products:
 //      row dot (on the host it beat the tile dot on every graph measured,
 //      the densest tiles included: 57 entries a tile);
-//   2. otherwise row saxpy when an operand is stored in rows;
-//   3. otherwise tile Gustavson when entries >= tile_min_density * tiles,
-//      row saxpy below that.
+//   2. otherwise row saxpy when an operand is stored in rows (on the device:
+//      or the storage rule would store it so, and the product is unmasked);
+//   3. otherwise, on the device, tile Gustavson (its planner routes per tile
+//      row); on the host, tile Gustavson when entries >= tile_min_density *
+//      tiles, row saxpy below that.
 // The tile dot runs only when forced.
 inline mxm_method choose_method(const mxm_work& w, bool dot_ok, const mxm_policy& p) {
   if (dot_ok && w.dot_work <= p.dot_factor * w.products) return mxm_method::row_dot;
   if (w.row_operand) return mxm_method::row_saxpy;
+  if (w.device) return mxm_method::tile_gustavson;
   return w.entries >= p.tile_min_density * w.tiles ? mxm_method::tile_gustavson : mxm_method::row_saxpy;
 }
 

@@ -6,11 +6,11 @@
 //   colidx[nnz]         column of each entry, increasing within a row
 //   values[nnz]
 //
-// A host matrix is stored in one form at a time. Operations that work on
-// tiles read a row-form matrix through a tile copy made on first use (kept
-// with the matrix until it changes); the row paths of mxm and the exports read
-// the rows themselves. Device matrices are always tiles for now: the device's
-// kernels are written for tiles, and a copy to the device converts.
+// A matrix is stored in one form at a time, on the host or on the device.
+// Operations that work on tiles read a row-form matrix through a tile copy
+// made for the operation (detail::tile_view, detail::device_tile_view); the
+// row methods of mxm (row saxpy, row dot) and the exports read the rows
+// themselves. On the device, rows have 32-bit columns (device_row_matrix).
 #pragma once
 
 #include <cstdint>
@@ -81,10 +81,11 @@ inline double row_form_bytes(index_t nrows, offset_t nnz, std::size_t value_byte
 // THE storage rule, used wherever a matrix is stored (construction, reading,
 // conversion, every operation's output, a move between host and device): the
 // owner's control where it names a form; otherwise the smaller form, tiles on
-// a tie. On the device, tiles.
+// a tie. The same on the device: a move between host and device keeps the
+// form (rows need ncols < 2^31 - 1 on the device; past that, tiles).
 inline storage_form choose_form(storage_control control, backend where, index_t nrows, offset_t ntiles, offset_t nnz,
                                 std::size_t value_bytes) {
-  if (where == backend::cuda) return storage_form::tiles;
+  (void)where;
   if (control == storage_control::rows) return storage_form::rows;
   if (control == storage_control::tiles) return storage_form::tiles;
   return row_form_bytes(nrows, nnz, value_bytes) < tile_form_bytes(nrows, ntiles, nnz, value_bytes)

@@ -4,6 +4,7 @@
 // instantiate others (see docs/api.md).
 #pragma once
 
+#include <memory>
 #include <type_traits>
 
 #include "tgb/algebra.hpp"
@@ -14,11 +15,33 @@ namespace tgb::detail::cuda {
 
 // A mask for the device pipeline: M's tile structure on the device, the bits
 // that admit a write in each of its tiles, and whether to complement them.
+// A mask stored in rows (mxm's dot reads it so; every other method converts
+// it to tiles first) gives its CSR instead of pat, and for a value mask a flag
+// per entry.
 struct mask_arg {
-  const device_pattern* pat = nullptr;  // nullptr: no mask
+  const device_pattern* pat = nullptr;  // nullptr: no mask, or a mask in rows
   const row_bits* bits = nullptr;       // 16 per tile of pat
   bool complement = false;
+  index_t nrows = 0, ncols = 0;
+  offset_t nnz = 0;
+  const offset_t* row_ptr = nullptr;  // a mask in rows: nrows + 1
+  const std::int32_t* col = nullptr;
+  const std::uint8_t* ok = nullptr;  // value masks in rows: entry e admits where ok[e] (null: every entry)
+  bool given() const { return pat != nullptr || row_ptr != nullptr; }
+  bool in_rows() const { return pat == nullptr && row_ptr != nullptr; }
 };
+
+// A mask in rows as tiles (for the methods and write-backs that read tiles):
+// the tiles, their bits, and the mask_arg over them.
+struct mask_tiles {
+  device_tile_matrix<bool> m;
+  device_buffer<row_bits> bits;
+  mask_arg arg;
+};
+std::unique_ptr<mask_tiles> mask_to_tiles(const mask_arg& rows_mask, stream_t s);  // arg points into it
+// Flags of a row-form matrix's entries whose value is nonzero (value masks).
+template <class U>
+device_buffer<std::uint8_t> nonzero_flags(const device_row_matrix<U>& m, stream_t s);
 
 // Bits of M's entries whose value is nonzero (value masks).
 template <class U>
@@ -35,13 +58,36 @@ struct mxm_request {
   mxm_policy policy;
 };
 
+// A device matrix as an operation reads it: its tiles or its rows (one of
+// them set), and what an operation hands back (one of them set).
+template <class T>
+struct device_operand {
+  const device_tile_matrix<T>* tiles = nullptr;
+  const device_row_matrix<T>* rows = nullptr;
+  index_t nrows() const { return tiles ? tiles->pat.nrows : rows->nrows; }
+  index_t ncols() const { return tiles ? tiles->pat.ncols : rows->ncols; }
+  offset_t nnz() const { return tiles ? tiles->pat.nnz : rows->nnz; }
+};
+template <class T>
+struct device_result {
+  std::unique_ptr<device_tile_matrix<T>> tiles;
+  std::unique_ptr<device_row_matrix<T>> rows;
+};
+
 // T = op(A) (+.*) op(B) computed only where the mask admits, by the method
 // the policy names or the rule picks, then C<M, replace> = accum(C, T)
-// (accum_code: -2 none, else tgb::detail::op_code).
+// (accum_code: -2 none, else tgb::detail::op_code). Row saxpy leaves an
+// unmasked, unaccumulated product in rows; every other result is tiles.
 template <class TC, class TA, class TB, class Semiring>
-device_tile_matrix<TC> mxm(const device_tile_matrix<TC>& C, const mask_arg& M, int accum_code, bool replace,
-                           const Semiring& s, const device_tile_matrix<TA>& A, const device_tile_matrix<TB>& B,
-                           const mxm_request& how, stream_t stream);
+device_result<TC> mxm(device_operand<TC> C, const mask_arg& M, int accum_code, bool replace, const Semiring& s,
+                      device_operand<TA> A, device_operand<TB> B, const mxm_request& how, stream_t stream);
+
+// Conversions between the two device forms (rows need ncols to fit 32 bits:
+// device_rows_fit).
+template <class T>
+device_tile_matrix<T> tiles_of(const device_row_matrix<T>& r, stream_t s);
+template <class T>
+device_row_matrix<T> rows_of(const device_tile_matrix<T>& t, stream_t s);
 
 // C<M, replace> = accum(C, T), T consumed (t_within_mask: T has nothing
 // outside the mask).

@@ -11,6 +11,7 @@
 
 #include "tgb/detail/cuda/common.cuh"
 #include "tgb/detail/cuda/plan.hpp"
+#include "tgb/detail/cuda/row_spgemm.cuh"
 #include "tgb/detail/cuda/rowpath.cuh"
 
 namespace tgb::detail::cuda::dot {
@@ -22,6 +23,44 @@ inline rows_ref ref(const csr_pattern& c) { return rows_ref{c.row_ptr.data(), c.
 // A row is searched instead of merged when it is this many times longer
 // than the other.
 inline constexpr offset_t kSearchRatio = 8;
+
+// Calls fold(x, y) for every x in [pa, ea) and y in [pb, eb) with equal
+// columns (both ranges sorted), in increasing column, until fold returns
+// true (a terminal value). Merges, or searches the longer range where one is
+// kSearchRatio times the other.
+template <class CA, class CB, class F>
+__device__ inline void merge_rows(const CA* acol, offset_t pa, offset_t ea, const CB* bcol, offset_t pb, offset_t eb,
+                                  F&& fold) {
+  if (pa >= ea || pb >= eb) return;
+  if ((ea - pa) * kSearchRatio < eb - pb) {
+    for (; pa < ea && pb < eb; ++pa) {
+      const CB k = CB(acol[pa]);
+      pb += lower_bound(bcol + pb, eb - pb, k);
+      if (pb < eb && bcol[pb] == k && fold(pa, pb++)) return;
+    }
+  } else if ((eb - pb) * kSearchRatio < ea - pa) {
+    for (; pb < eb && pa < ea; ++pb) {
+      const CA k = CA(bcol[pb]);
+      pa += lower_bound(acol + pa, ea - pa, k);
+      if (pa < ea && acol[pa] == k && fold(pa++, pb)) return;
+    }
+  } else {
+    index_t ka = index_t(acol[pa]), kb = index_t(bcol[pb]);
+    for (;;) {
+      if (ka < kb) {
+        if (++pa == ea) return;
+        ka = index_t(acol[pa]);
+      } else if (kb < ka) {
+        if (++pb == eb) return;
+        kb = index_t(bcol[pb]);
+      } else {
+        if (fold(pa, pb) || ++pa == ea || ++pb == eb) return;
+        ka = index_t(acol[pa]);
+        kb = index_t(bcol[pb]);
+      }
+    }
+  }
+}
 
 // One thread per entry e of the mask M: its tile, local row and column
 // (binary searches), then the dot product of row i of A and row j of Bt
@@ -43,7 +82,7 @@ __global__ void k_dot(pattern_ref M, const row_bits* allowed, rows_ref A, const 
       offset_t pa = A.row_ptr[i], pb = Bt.row_ptr[j];
       const offset_t ea = A.row_ptr[i + 1], eb = Bt.row_ptr[j + 1];
       // Folds the term of A's entry x and Bt's entry y; true once terminal.
-      auto fold = [&](offset_t x, offset_t y) {
+      merge_rows(A.col, pa, ea, Bt.col, pb, eb, [&](offset_t x, offset_t y) {
         const TC v = rowpath::opaque(TC(mul(static_cast<TC>(a_vals[A.pos[x]]), static_cast<TC>(b_vals[Bt.pos[y]]))));
         if (!hit) {
           acc = v;
@@ -52,37 +91,7 @@ __global__ void k_dot(pattern_ref M, const row_bits* allowed, rows_ref A, const 
           acc = add(acc, v);
         }
         return add.is_terminal(acc);
-      };
-      if (pa < ea && pb < eb) {
-        if ((ea - pa) * kSearchRatio < eb - pb) {
-          for (; pa < ea && pb < eb; ++pa) {
-            const index_t k = A.col[pa];
-            pb += lower_bound(Bt.col + pb, eb - pb, k);
-            if (pb < eb && Bt.col[pb] == k && fold(pa, pb++)) break;
-          }
-        } else if ((eb - pb) * kSearchRatio < ea - pa) {
-          for (; pb < eb && pa < ea; ++pb) {
-            const index_t k = Bt.col[pb];
-            pa += lower_bound(A.col + pa, ea - pa, k);
-            if (pa < ea && A.col[pa] == k && fold(pa++, pb)) break;
-          }
-        } else {
-          index_t ka = A.col[pa], kb = Bt.col[pb];
-          for (;;) {
-            if (ka < kb) {
-              if (++pa == ea) break;
-              ka = A.col[pa];
-            } else if (kb < ka) {
-              if (++pb == eb) break;
-              kb = Bt.col[pb];
-            } else {
-              if (fold(pa, pb) || ++pa == ea || ++pb == eb) break;
-              ka = A.col[pa];
-              kb = Bt.col[pb];
-            }
-          }
-        }
-      }
+      });
     }
     out[e] = acc;
     found[e] = hit ? 1 : 0;
@@ -124,6 +133,71 @@ device_tile_matrix<TC> product(const mask_arg& M, const Semiring& sr, const devi
     k_scatter_found<<<grid_for(m.nnz, kThreads), kThreads, 0, native(s)>>>(m.nnz, found.data(), dest.data(),
                                                                           vals.data(), T.values.data());
   check(cudaGetLastError(), "dot values");
+  return T;
+}
+
+// The same over a mask in rows, with op(A) and op(B)' in rows: one thread per
+// mask entry, its row by binary search; C comes out in rows.
+template <class TC, class TA, class TB, class Add, class Mul>
+__global__ void k_row_dot(mask_arg M, rows::csr_ref A, const TA* a_vals, rows::csr_ref Bt, const TB* b_vals, Add add,
+                          Mul mul, TC* out, offset_t* found) {
+  for (offset_t e = blockIdx.x * offset_t(blockDim.x) + threadIdx.x; e < M.nnz;
+       e += offset_t(gridDim.x) * blockDim.x) {
+    bool hit = false;
+    TC acc{};
+    if (!M.ok || M.ok[e]) {
+      const index_t i = index_t(last_le(M.row_ptr, offset_t(M.nrows), e));
+      const index_t j = M.col[e];
+      merge_rows(A.col, A.row_ptr[i], A.row_ptr[i + 1], Bt.col, Bt.row_ptr[j], Bt.row_ptr[j + 1],
+                 [&](offset_t x, offset_t y) {
+                   const TC v = rowpath::opaque(TC(mul(static_cast<TC>(a_vals[x]), static_cast<TC>(b_vals[y]))));
+                   if (!hit) {
+                     acc = v;
+                     hit = true;
+                   } else {
+                     acc = add(acc, v);
+                   }
+                   return add.is_terminal(acc);
+                 });
+    }
+    out[e] = acc;
+    found[e] = hit ? 1 : 0;
+  }
+}
+
+template <class T>
+__global__ void k_scatter_found_rows(offset_t n, const offset_t* found, const offset_t* dest, const std::int32_t* col,
+                                     const T* in, std::int32_t* c_col, T* out) {
+  for (offset_t e = blockIdx.x * offset_t(blockDim.x) + threadIdx.x; e < n; e += offset_t(gridDim.x) * blockDim.x)
+    if (found[e]) {
+      c_col[dest[e]] = col[e];
+      out[dest[e]] = in[e];
+    }
+}
+
+// T<M> = A * Bt' in rows, for a mask in rows that is not complemented (A:
+// op(A)'s rows, Bt: op(B)''s).
+template <class TC, class TA, class TB, class Semiring>
+device_row_matrix<TC> product_rows(const mask_arg& M, const Semiring& sr, const device_row_matrix<TA>& A,
+                                   const device_row_matrix<TB>& Bt, stream_t s) {
+  constexpr int kThreads = 256;
+  device_buffer<TC> vals(M.nnz, s);
+  device_buffer<offset_t> found(M.nnz + 1, s);
+  if (M.nnz)
+    k_row_dot<TC, TA, TB><<<grid_for(M.nnz, kThreads), kThreads, 0, native(s)>>>(
+        M, rows::ref(A), A.values.data(), rows::ref(Bt), Bt.values.data(), sr.add, sr.mul, vals.data(), found.data());
+  check(cudaGetLastError(), "row dot products");
+  device_row_matrix<TC> T;
+  T.nrows = M.nrows;
+  T.ncols = M.ncols;
+  device_buffer<offset_t> dest;
+  T.row_ptr = rows_from_found(M.row_ptr, M.nrows, M.nnz, found, dest, &T.nnz, s);
+  T.col = device_buffer<std::int32_t>(T.nnz, s);
+  T.values = device_buffer<TC>(T.nnz, s);
+  if (T.nnz)
+    k_scatter_found_rows<<<grid_for(M.nnz, kThreads), kThreads, 0, native(s)>>>(
+        M.nnz, found.data(), dest.data(), M.col, vals.data(), T.col.data(), T.values.data());
+  check(cudaGetLastError(), "row dot values");
   return T;
 }
 

@@ -13,9 +13,12 @@
 #include "tgb/detail/cuda/common.cuh"
 #include "tgb/detail/cuda/dot.cuh"
 #include "tgb/detail/cuda/plan.hpp"
+#include "tgb/detail/cuda/row_spgemm.cuh"
 #include "tgb/detail/cuda/rowpath.cuh"
 #include "tgb/detail/tile/elementwise.hpp"
 #include "tgb/detail/tile/spgemm.hpp"
+#include "tgb/detail/row_storage.hpp"
+#include "tgb/backend.hpp"
 
 namespace tgb::detail::cuda {
 
@@ -232,43 +235,182 @@ device_tile_matrix<TC> product_gustavson(const mask_arg& M, const Semiring& sr, 
 }
 
 // The device's method: the policy's forced one, or the shared rule on the
-// quantities measured here (only where a dot can run). The device has no
-// separate row saxpy: every Gustavson method is the planner, which routes
-// each tile row itself.
-inline bool device_uses_dot(const mask_arg& M, const device_pattern& A, const device_pattern& B,
-                            const mxm_request& how, stream_t s) {
+// quantities measured here. The dot runs only where the mask allows it; row
+// saxpy (row_spgemm.cuh) only unmasked, where an operand is in rows or the
+// storage rule would keep it there; everything else is the planner, which
+// routes each tile row itself.
+template <class TA, class TB>
+mxm_method device_method(const mask_arg& M, const device_operand<TA>& A, const device_operand<TB>& B,
+                         const mxm_request& how, stream_t s) {
   const bool dot_ok = dot_usable(M.pat != nullptr, M.complement);
   const mxm_method forced = forced_method(how.policy, dot_ok);
-  if (forced != mxm_method::automatic) return is_dot(forced);
-  if (!dot_ok) return false;
-  const mxm_work w = product_work(A, how.transpose_a, B, how.transpose_b, *M.pat, s);
-  return is_dot(choose_method(w, true, how.policy));
+  if (forced != mxm_method::automatic) {
+    if (forced == mxm_method::row_saxpy && M.pat) return mxm_method::tile_gustavson;
+    return forced == mxm_method::tile_dot ? mxm_method::row_dot : forced;
+  }
+  mxm_work w;
+  w.device = true;
+  if (dot_ok) {
+    // The rule's line counts read tile patterns: the mask path converts.
+    w = product_work(A.tiles->pat, how.transpose_a, B.tiles->pat, how.transpose_b, *M.pat, s);
+    w.device = true;
+    return choose_method(w, true, how.policy);
+  }
+  if (M.pat) return mxm_method::tile_gustavson;
+  const auto rows_by_rule = [](const auto& op) {
+    if (op.rows) return true;
+    const device_pattern& p = op.tiles->pat;
+    return choose_form(storage_control::automatic, backend::host, p.nrows, p.ntiles, p.nnz,
+                       sizeof(*op.tiles->values.data())) == storage_form::rows;
+  };
+  w.row_operand = rows_by_rule(A) || rows_by_rule(B);
+  return choose_method(w, false, how.policy);
+}
+
+// An operand in rows, transposed if asked: its own rows, or converted.
+template <class T>
+struct rows_operand {
+  const device_row_matrix<T>* p = nullptr;
+  device_row_matrix<T> owned;
+  rows_operand(const device_operand<T>& op, bool transpose, stream_t s) {
+    if (!transpose && op.rows) {
+      p = op.rows;
+      return;
+    }
+    if (transpose) {
+      const device_tile_matrix<T> t = op.tiles ? cuda::transpose(*op.tiles, s) : cuda::transpose(tiles_of(*op.rows, s), s);
+      owned = rows_of(t, s);
+    } else {
+      owned = rows_of(*op.tiles, s);
+    }
+    p = &owned;
+  }
+  const device_row_matrix<T>& operator*() const { return *p; }
+};
+
+// An operand as tiles: its own, or converted from its rows.
+template <class T>
+struct tiles_operand {
+  const device_tile_matrix<T>* p = nullptr;
+  device_tile_matrix<T> owned;
+  tiles_operand(const device_operand<T>& op, stream_t s) {
+    if (op.tiles) {
+      p = op.tiles;
+    } else {
+      owned = tiles_of(*op.rows, s);
+      p = &owned;
+    }
+  }
+  const device_tile_matrix<T>& operator*() const { return *p; }
+};
+
+// C<M, replace> = accum(C, T) for a T in rows: T itself where it replaces C
+// (no accumulator, and no mask, or replace, or C empty: T lies within the
+// mask), else through the tile write-back.
+template <class TC>
+device_result<TC> finish_rows(device_operand<TC> C, const mask_arg& M, int accum_code, bool replace,
+                              device_row_matrix<TC>&& T, stream_t s) {
+  device_result<TC> out;
+  if (accum_code < 0 && (!M.given() || replace || C.nnz() == 0)) {
+    out.rows = std::make_unique<device_row_matrix<TC>>(std::move(T));
+    return out;
+  }
+  std::unique_ptr<mask_tiles> mt;
+  const mask_arg* m = &M;
+  if (M.in_rows()) {
+    mt = mask_to_tiles(M, s);
+    m = &mt->arg;
+  }
+  device_tile_matrix<TC> t = tiles_of(T, s);
+  T = device_row_matrix<TC>();
+  const tiles_operand<TC> c(C, s);
+  out.tiles = std::make_unique<device_tile_matrix<TC>>(
+      writeback(*c, *m, accum_code, replace, std::move(t), /*t_within_mask=*/true, s));
+  return out;
 }
 
 template <class TC, class TA, class TB, class Semiring>
-device_tile_matrix<TC> mxm(const device_tile_matrix<TC>& C, const mask_arg& M, int accum_code, bool replace,
-                           const Semiring& sr, const device_tile_matrix<TA>& A, const device_tile_matrix<TB>& B,
-                           const mxm_request& how, stream_t s) {
-  device_tile_matrix<TC> T;
-  {  // the operands' transposes and the plan's buffers go before the write-back
-    phase(s, "mxm start");
-    const bool use_dot = device_uses_dot(M, A.pat, B.pat, how, s);
-    std::unique_ptr<device_tile_matrix<TA>> at;
-    std::unique_ptr<device_tile_matrix<TB>> bt;
-    if (how.transpose_a) at = std::make_unique<device_tile_matrix<TA>>(transpose(A, s));
-    const device_tile_matrix<TA>& a = at ? *at : A;
-    if (use_dot) {
-      // The dot reads the rows of op(B)': B itself where B' was asked.
-      if (!how.transpose_b) bt = std::make_unique<device_tile_matrix<TB>>(transpose(B, s));
-      phase(s, "dot: transposes");
-      T = dot::product<TC>(M, sr, a, bt ? *bt : B, s);
-      phase(s, "dot: products");
-    } else {
-      if (how.transpose_b) bt = std::make_unique<device_tile_matrix<TB>>(transpose(B, s));
-      T = product_gustavson<TC>(M, sr, a, bt ? *bt : B, s);
+device_result<TC> mxm(device_operand<TC> C, const mask_arg& M_in, int accum_code, bool replace, const Semiring& sr,
+                      device_operand<TA> A, device_operand<TB> B, const mxm_request& how, stream_t s) {
+  phase(s, "mxm start");
+  const bool fits = rows::value_fits<TC> && device_rows_fit(how.transpose_a ? A.nrows() : A.ncols()) &&
+                    device_rows_fit(how.transpose_b ? B.nrows() : B.ncols());
+  // A mask in rows: the row dot reads it as it is (the rule deciding on the
+  // rows of op(A) and op(B)'); every other method reads it as tiles.
+  if (M_in.in_rows() && !M_in.complement && fits) {
+    const mxm_method forced = forced_method(how.policy, true);
+    if (forced == mxm_method::automatic || is_dot(forced)) {
+      const rows_operand<TA> a(A, how.transpose_a, s);
+      const rows_operand<TB> bt(B, !how.transpose_b, s);
+      bool dot = forced != mxm_method::automatic;
+      if (!dot) {
+        const rows::csr_ref mr{M_in.nrows, M_in.ncols, M_in.nnz, M_in.row_ptr, M_in.col};
+        mxm_work w = product_work_rows(rows::ref(*a), rows::ref(*bt), mr, s);
+        w.device = true;
+        dot = is_dot(choose_method(w, true, how.policy));
+      }
+      if (dot) {
+        phase(s, "row dot: operands");
+        device_row_matrix<TC> T = dot::product_rows<TC>(M_in, sr, *a, *bt, s);
+        phase(s, "row dot");
+        return finish_rows(C, M_in, accum_code, replace, std::move(T), s);
+      }
     }
   }
-  device_tile_matrix<TC> out = writeback(C, M, accum_code, replace, std::move(T), /*t_within_mask=*/true, s);
+  std::unique_ptr<mask_tiles> mt;
+  if (M_in.in_rows()) mt = mask_to_tiles(M_in, s);
+  const mask_arg& M = mt ? mt->arg : M_in;
+  // A dot's rule reads tile patterns: operands in rows are converted once
+  // here (an operand given twice, once).
+  std::unique_ptr<tiles_operand<TA>> a_tiles;
+  std::unique_ptr<tiles_operand<TB>> b_tiles;
+  if (M.pat && dot_usable(true, M.complement)) {
+    a_tiles = std::make_unique<tiles_operand<TA>>(A, s);
+    const device_row_matrix<TA>* a_rows = A.rows;
+    A = device_operand<TA>{&**a_tiles, nullptr};
+    if constexpr (std::is_same_v<TA, TB>) {
+      if (B.rows && B.rows == a_rows) B = device_operand<TB>{A.tiles, nullptr};
+    }
+    b_tiles = std::make_unique<tiles_operand<TB>>(B, s);
+    B = device_operand<TB>{&**b_tiles, nullptr};
+  }
+  const mxm_method method = device_method(M, A, B, how, s);
+  if (method == mxm_method::row_saxpy && !M.pat && fits) {
+    bool overflow = false;
+    device_row_matrix<TC> T;
+    {
+      const rows_operand<TA> a(A, how.transpose_a, s);
+      const rows_operand<TB> b(B, how.transpose_b, s);
+      phase(s, "row saxpy: operands");
+      T = rows::product<TC>(*a, *b, sr.add, sr.mul, &overflow, s);
+      phase(s, "row saxpy");
+    }
+    if (!overflow) return finish_rows(C, M, accum_code, replace, std::move(T), s);
+    // A row past the shared tables: the planner takes the product.
+  }
+  device_tile_matrix<TC> T;
+  {  // the operands' transposes and the plan's buffers go before the write-back
+    const tiles_operand<TA> at0(A, s);
+    const tiles_operand<TB> bt0(B, s);
+    std::unique_ptr<device_tile_matrix<TA>> at;
+    std::unique_ptr<device_tile_matrix<TB>> bt;
+    if (how.transpose_a) at = std::make_unique<device_tile_matrix<TA>>(transpose(*at0, s));
+    const device_tile_matrix<TA>& a = at ? *at : *at0;
+    if (is_dot(method)) {
+      // The dot reads the rows of op(B)': B itself where B' was asked.
+      if (!how.transpose_b) bt = std::make_unique<device_tile_matrix<TB>>(transpose(*bt0, s));
+      phase(s, "dot: transposes");
+      T = dot::product<TC>(M, sr, a, bt ? *bt : *bt0, s);
+      phase(s, "dot: products");
+    } else {
+      if (how.transpose_b) bt = std::make_unique<device_tile_matrix<TB>>(transpose(*bt0, s));
+      T = product_gustavson<TC>(M, sr, a, bt ? *bt : *bt0, s);
+    }
+  }
+  device_result<TC> out;
+  const tiles_operand<TC> c(C, s);
+  out.tiles = std::make_unique<device_tile_matrix<TC>>(
+      writeback(*c, M, accum_code, replace, std::move(T), /*t_within_mask=*/true, s));
   phase(s, "write-back");
   return out;
 }

@@ -110,6 +110,18 @@ struct product_stats {
   bool row_path = false;
 };
 product_stats& last_product_stats();
+// What the last row saxpy (row_spgemm.cuh) of this process did, for tests
+// (not synchronized): rows per symbolic bin (8 shared bins, then rows past
+// them), rows per numeric bin, and whether a row overflowed the bins (the
+// planner then took the product).
+struct row_saxpy_stats {
+  long long symbolic[9] = {};
+  long long numeric[8] = {};
+  bool overflow = false;
+  long long runs = 0;  // row saxpy plans made in this process
+};
+row_saxpy_stats& last_row_saxpy_stats();
+
 // row_path_ok: whether C's value type fits the row path's numeric blocks
 // (rowpath::value_fits); if not, every row takes the tile path.
 product_plan plan_product(const device_pattern& A, const device_pattern& B, const mask_arg& M, stream_t s,

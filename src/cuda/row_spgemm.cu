@@ -1,0 +1,219 @@
+// tgb CUDA backend: row saxpy's type-independent steps (row_spgemm.cuh):
+// product counts and bins, the symbolic hash pass, C's row pointers and the
+// numeric bins, with the two host read-backs.
+#include "tgb/detail/cuda/row_spgemm.cuh"
+
+#include "tgb/detail/cuda/plan.hpp"
+
+namespace tgb::detail::cuda::rows {
+namespace {
+
+constexpr int kThreads = 256;
+constexpr int kSymBins = kBins + 1;  // the shared bins, then rows past kMaxEntries products
+constexpr std::uint8_t kNoBin = 255;
+// The status words: symbolic bin counts, numeric bin counts, the overflow
+// flag, C's entry count; then the fill cursors (not read back).
+enum : int { kSym = 0, kNum = kSymBins, kOverflow = kSymBins + kBins, kNnz = kOverflow + 1, kStatus = kNnz + 1 };
+
+__device__ inline int bin_of(offset_t x) {  // x >= 1; kBins past the largest bin
+  int b = 0;
+  while (b < kBins && x > (offset_t(32) << b)) ++b;
+  return b;
+}
+
+// Adds each block's per-bin counts to the global ones (rank: this thread's
+// place among its block's rows of bin b, where base is wanted).
+__device__ inline void count_bins(int b, int nb, unsigned long long* global, unsigned long long* base_out,
+                                  unsigned* rank_out) {
+  __shared__ unsigned cnt[kSymBins];
+  __shared__ unsigned long long base[kSymBins];
+  if (threadIdx.x < nb) cnt[threadIdx.x] = 0;
+  __syncthreads();
+  unsigned rank = 0;
+  if (b < nb) rank = atomicAdd(&cnt[b], 1u);
+  __syncthreads();
+  if (threadIdx.x < nb && cnt[threadIdx.x]) base[threadIdx.x] = atomicAdd(&global[threadIdx.x], (unsigned long long)cnt[threadIdx.x]);
+  __syncthreads();
+  if (b < nb) {
+    if (base_out) *base_out = base[b];
+    if (rank_out) *rank_out = rank;
+  }
+}
+
+// Each row's products and symbolic bin.
+__global__ void k_products(csr_ref A, csr_ref B, std::uint8_t* bin, unsigned long long* status) {
+  const index_t i = blockIdx.x * index_t(blockDim.x) + threadIdx.x;
+  int b = kNoBin;
+  if (i < A.nrows) {
+    offset_t p = 0;
+    const offset_t e1 = A.row_ptr[i + 1];
+    for (offset_t e = A.row_ptr[i]; e < e1; ++e) {
+      const std::int32_t k = A.col[e];
+      p += B.row_ptr[k + 1] - B.row_ptr[k];
+    }
+    b = p == 0 ? kNoBin : bin_of(p);
+    bin[i] = std::uint8_t(b);
+  }
+  count_bins(b, kSymBins, status + kSym, nullptr, nullptr);
+}
+
+// Lists the rows by bin: bin b's rows from the sum of the counts before b.
+__global__ void k_fill(index_t n, const std::uint8_t* bin, int nb, const unsigned long long* counts,
+                       unsigned long long* cursor, index_t* list) {
+  __shared__ unsigned long long first[kSymBins];
+  if (threadIdx.x == 0) {
+    unsigned long long f = 0;
+    for (int b = 0; b < nb; ++b) {
+      first[b] = f;
+      f += counts[b];
+    }
+  }
+  const index_t i = blockIdx.x * index_t(blockDim.x) + threadIdx.x;
+  const int b = i < n ? bin[i] : kNoBin;
+  unsigned long long base = 0;
+  unsigned rank = 0;
+  count_bins(b, nb, cursor, &base, &rank);  // its __syncthreads also publish first[]
+  if (b < nb) list[first[b] + base + rank] = i;
+}
+
+template <int TSIZE, int G>
+__global__ void __launch_bounds__(bin_shape<TSIZE, G>::block)
+    k_symbolic(const index_t* list, offset_t n, csr_ref A, csr_ref B, int team_log, offset_t* nnz,
+               unsigned long long* status) {
+  constexpr int R = bin_shape<TSIZE, G>::rows;
+  __shared__ std::int32_t keys_all[R * TSIZE];
+  __shared__ int count[R];
+  const int g = int(threadIdx.x) / G, lane = int(threadIdx.x) % G;
+  std::int32_t* keys = keys_all + g * TSIZE;
+  for (int x = lane; x < TSIZE; x += G) keys[x] = kEmpty;
+  if (lane == 0) count[g] = 0;
+  __syncthreads();
+  const offset_t u = offset_t(blockIdx.x) * R + g;
+  const index_t i = u < n ? list[u] : -1;
+  if (i >= 0) {
+    volatile int* c = count + g;
+    for_products<G>(A, B, i, lane, team_log, [&](std::int32_t j, offset_t, offset_t) {
+      if (*c > kMaxEntries) return;  // an overflow row: stop counting
+      bool fresh;
+      find_or_insert(keys, TSIZE, j, &fresh);
+      if (fresh) atomicAdd(count + g, 1);
+    });
+  }
+  __syncthreads();
+  if (i >= 0 && lane == 0) {
+    nnz[i] = count[g];
+    if (count[g] > kMaxEntries) status[kOverflow] = 1;
+  }
+}
+
+template <int TSIZE, int G>
+void launch_symbolic(const index_t* list, offset_t n, const csr_ref& A, const csr_ref& B, int team_log, offset_t* nnz,
+                     unsigned long long* status, stream_t s) {
+  if (n == 0) return;
+  using shape = bin_shape<TSIZE, G>;
+  const int tl = team_log < ilog2(G) ? team_log : ilog2(G);
+  k_symbolic<TSIZE, G><<<unsigned((n + shape::rows - 1) / shape::rows), shape::block, 0, native(s)>>>(
+      list, n, A, B, tl, nnz, status);
+  check(cudaGetLastError(), "row saxpy symbolic");
+}
+
+// Each row's numeric bin by its entries; C's entry count.
+__global__ void k_entry_bins(index_t n, const offset_t* row_ptr, std::uint8_t* bin, unsigned long long* status) {
+  const index_t i = blockIdx.x * index_t(blockDim.x) + threadIdx.x;
+  int b = kNoBin;
+  if (i < n) {
+    const offset_t len = row_ptr[i + 1] - row_ptr[i];
+    b = len == 0 || len > kMaxEntries ? kNoBin : bin_of(len);
+    bin[i] = std::uint8_t(b);
+  }
+  if (i == 0) status[kNnz] = (unsigned long long)row_ptr[n];
+  count_bins(b, kBins, status + kNum, nullptr, nullptr);
+}
+
+}  // namespace
+
+}  // namespace tgb::detail::cuda::rows
+
+namespace tgb::detail::cuda {
+row_saxpy_stats& last_row_saxpy_stats() {
+  static row_saxpy_stats s;
+  return s;
+}
+}  // namespace tgb::detail::cuda
+
+namespace tgb::detail::cuda::rows {
+
+row_plan plan(const csr_ref& A, const csr_ref& B, stream_t s) {
+  row_plan p;
+  const index_t n = A.nrows;
+  const double mean = B.nrows ? double(B.nnz) / double(B.nrows) : 0.0;
+  while (p.team_log < 5 && double(1 << p.team_log) < mean) ++p.team_log;
+  p.row_ptr = device_buffer<offset_t>(n + 1, s);
+  if (n == 0) {
+    check(cudaMemsetAsync(p.row_ptr.data(), 0, sizeof(offset_t), native(s)), "row saxpy");
+    return p;
+  }
+  device_buffer<unsigned long long> status(kStatus + kSymBins, s);
+  check(cudaMemsetAsync(status.data(), 0, status.size() * sizeof(unsigned long long), native(s)), "row saxpy");
+  device_buffer<std::uint8_t> bin(n, s);
+  device_buffer<offset_t> nnz(n + 1, s);
+  check(cudaMemsetAsync(nnz.data(), 0, (n + 1) * sizeof(offset_t), native(s)), "row saxpy");
+  p.list = device_buffer<index_t>(n, s);
+  unsigned long long* cursor = status.data() + kStatus;
+  const unsigned grid = grid_for(n, kThreads);
+  k_products<<<grid, kThreads, 0, native(s)>>>(A, B, bin.data(), status.data());
+  check(cudaGetLastError(), "row saxpy products");
+  unsigned long long sym[kSymBins];
+  copy_device_to_host(sym, status.data() + kSym, sizeof sym, s);  // read-back 1
+  unsigned long long rows_with_products = 0;
+  for (unsigned long long c : sym) rows_with_products += c;
+  if (rows_with_products) {
+    k_fill<<<grid, kThreads, 0, native(s)>>>(n, bin.data(), kSymBins, status.data() + kSym, cursor, p.list.data());
+    check(cudaGetLastError(), "row saxpy bins");
+    offset_t first[kSymBins];
+    offset_t f = 0;
+    for (int b = 0; b < kSymBins; ++b) {
+      first[b] = f;
+      f += offset_t(sym[b]);
+    }
+    const index_t* L = p.list.data();
+    offset_t* z = nnz.data();
+    unsigned long long* st = status.data();
+    const int tl = p.team_log;
+    launch_symbolic<64, 8>(L + first[0], offset_t(sym[0]), A, B, tl, z, st, s);
+    launch_symbolic<128, 16>(L + first[1], offset_t(sym[1]), A, B, tl, z, st, s);
+    launch_symbolic<256, 32>(L + first[2], offset_t(sym[2]), A, B, tl, z, st, s);
+    launch_symbolic<512, 64>(L + first[3], offset_t(sym[3]), A, B, tl, z, st, s);
+    launch_symbolic<1024, 128>(L + first[4], offset_t(sym[4]), A, B, tl, z, st, s);
+    launch_symbolic<2048, 256>(L + first[5], offset_t(sym[5]), A, B, tl, z, st, s);
+    launch_symbolic<4096, 512>(L + first[6], offset_t(sym[6]), A, B, tl, z, st, s);
+    launch_symbolic<8192, 1024>(L + first[7], offset_t(sym[7]), A, B, tl, z, st, s);
+    launch_symbolic<8192, 1024>(L + first[8], offset_t(sym[8]), A, B, tl, z, st, s);  // past the bins
+  }
+  exclusive_sum(nnz.data(), p.row_ptr.data(), n + 1, s);
+  check(cudaMemsetAsync(cursor, 0, kSymBins * sizeof(unsigned long long), native(s)), "row saxpy");
+  k_entry_bins<<<grid, kThreads, 0, native(s)>>>(n, p.row_ptr.data(), bin.data(), status.data());
+  check(cudaGetLastError(), "row saxpy entry bins");
+  k_fill<<<grid, kThreads, 0, native(s)>>>(n, bin.data(), kBins, status.data() + kNum, cursor, p.list.data());
+  check(cudaGetLastError(), "row saxpy bins");
+  unsigned long long st[kStatus];
+  copy_device_to_host(st, status.data(), sizeof st, s);  // read-back 2
+  row_saxpy_stats& stats = last_row_saxpy_stats();
+  const long long runs = stats.runs;
+  stats = row_saxpy_stats{};
+  stats.runs = runs + 1;
+  for (int b = 0; b < kSymBins; ++b) stats.symbolic[b] = (long long)sym[b];
+  for (int b = 0; b < kBins; ++b) stats.numeric[b] = (long long)st[kNum + b];
+  stats.overflow = st[kOverflow] != 0;
+  p.overflow = st[kOverflow] != 0;
+  p.nnz = offset_t(st[kNnz]);
+  offset_t f = 0;
+  for (int b = 0; b < kBins; ++b) {
+    p.count[b] = offset_t(st[kNum + b]);
+    p.first[b] = f;
+    f += p.count[b];
+  }
+  return p;
+}
+
+}  // namespace tgb::detail::cuda::rows
