@@ -188,7 +188,9 @@ template <class TC>
 device_tile_matrix<TC> writeback(const device_tile_matrix<TC>& C, const mask_arg& M, int accum_code, bool replace,
                                  device_tile_matrix<TC>&& T, bool t_within_mask, stream_t s) {
   const bool has_accum = accum_code >= 0;
-  if (!has_accum && (!M.pat || (replace && t_within_mask))) return std::move(T);
+  // T itself where it replaces C: no accumulator, and no mask, or T within
+  // the mask and either replace or an empty C (nothing outside to keep).
+  if (!has_accum && (!M.pat || ((replace || C.pat.nnz == 0) && t_within_mask))) return std::move(T);
   writeback_plan w = plan_writeback(C.pat, T.pat, M, has_accum, replace, s);
   device_tile_matrix<TC> out;
   out.pat = std::move(w.out);

@@ -15,10 +15,10 @@
 //     4,096 products use the largest table and stop counting past 4,096
 //     entries: such a row is an overflow, and the product goes back to the
 //     tile planner (no global-memory bin yet).
-//   scan of the row counts gives C's row pointers; the rows are binned again
-//     by their exact entry counts.
+//   scan of the row counts gives C's row pointers; each row keeps its bin
+//     (rows past the bins take the largest).
 //   numeric (per type and semiring, here): the same walk inserts (column,
-//     value) into a table of 64 << b slots sized by the row's entries,
+//     value) into a table of 64 << b slots,
 //     folding with the add monoid by compare-and-swap on the value's bits
 //     (any trivially copyable value of at most 8 bytes: every semiring, user
 //     ones included); the row's entries move to the front of the table and
