@@ -314,11 +314,12 @@ class Matrix {
         if (dev_ || dev_rows_) {
           if constexpr (detail::cuda::device_types<T>) {
             if (c == storage_control::tiles && dev_rows_) {
-              assign_device_tiles(std::make_unique<detail::device_tile_matrix<T>>(
-                  detail::cuda::tiles_of(*dev_rows_, current_stream())));
-            } else if (c == storage_control::rows && dev_) {
-              assign_device_rows(std::make_unique<detail::device_row_matrix<T>>(
-                  detail::cuda::rows_of(*dev_, current_stream())));
+              auto t = std::make_unique<detail::device_tile_matrix<T>>(detail::cuda::tiles_of(*dev_rows_, current_stream()));
+              dev_ = std::move(t);
+              dev_rows_.reset();
+            } else if (c == storage_control::rows && dev_ && detail::device_rows_fit(ncols())) {
+              assign_device_rows_as_is(
+                  std::make_unique<detail::device_row_matrix<T>>(detail::cuda::rows_of(*dev_, current_stream())));
             }
           }
         } else {
@@ -358,7 +359,7 @@ class Matrix {
       std::unique_ptr<detail::device_tile_matrix<T>> d;
       std::unique_ptr<detail::device_row_matrix<T>> dr;
       detail::guard_alloc([&] {
-        if (rows_ && detail::device_rows_fit(ncols())) {
+        if (rows_ && detail::device_rows_fit(ncols()) && detail::cuda::device_value_type<T>) {
           dr = std::make_unique<detail::device_row_matrix<T>>(detail::rows_to_device(*rows_, current_stream()));
           return;
         }
@@ -458,7 +459,10 @@ class Matrix {
     tile_copy_.reset();
     dev_.reset();
     dev_rows_.reset();
-    if (on_device) to(backend::cuda);
+    if (on_device) {
+      to(backend::cuda);
+      if (control_ == storage_control::rows) set_storage(control_);
+    }
   }
 
   // The tile layout itself (read-only), for inspection and for the backends.
@@ -488,13 +492,31 @@ class Matrix {
   void assign_tiles(detail::tile_matrix<T>&& t) { commit(prepare(std::move(t))); }
   void assign_rows(detail::csr_matrix<T>&& r) { commit(prepare(std::move(r))); }
   // For a matrix already on the device (its shape does not change).
-  void assign_device_tiles(std::unique_ptr<detail::device_tile_matrix<T>> d) noexcept {
+  // The owner's control (set_storage) holds on the device too: a result in
+  // the other form is converted first (a conversion that fails throws before
+  // anything changes).
+  void assign_device_tiles(std::unique_ptr<detail::device_tile_matrix<T>> d) {
+    if constexpr (detail::cuda::device_types<T>) {
+      if (control_ == storage_control::rows && detail::device_rows_fit(ncols())) {
+        assign_device_rows_as_is(std::make_unique<detail::device_row_matrix<T>>(
+            detail::guard_alloc([&] { return detail::cuda::rows_of(*d, current_stream()); })));
+        return;
+      }
+    }
     dev_ = std::move(d);
     dev_rows_.reset();
   }
-  void assign_device_rows(std::unique_ptr<detail::device_row_matrix<T>> d) noexcept {
-    dev_rows_ = std::move(d);
-    dev_.reset();
+  void assign_device_rows(std::unique_ptr<detail::device_row_matrix<T>> d) {
+    if constexpr (detail::cuda::device_types<T>) {
+      if (control_ == storage_control::tiles) {
+        auto t = std::make_unique<detail::device_tile_matrix<T>>(
+            detail::guard_alloc([&] { return detail::cuda::tiles_of(*d, current_stream()); }));
+        dev_ = std::move(t);
+        dev_rows_.reset();
+        return;
+      }
+    }
+    assign_device_rows_as_is(std::move(d));
   }
 
  private:
@@ -507,6 +529,10 @@ class Matrix {
                     "on the device, duplicates fold with a predefined binary operator (tgb::plus, first, ...)");
       return detail::op_code<Dup>::value;
     }
+  }
+  void assign_device_rows_as_is(std::unique_ptr<detail::device_row_matrix<T>> d) noexcept {
+    dev_rows_ = std::move(d);
+    dev_.reset();
   }
   static void check_device_type() {
     static_assert(detail::cuda::device_value_type<T>,
@@ -608,6 +634,8 @@ class device_tile_view {
       if constexpr (cuda::device_types<T>) {
         owned_ = cuda::tiles_of(*r, current_stream());
         p_ = &owned_;
+      } else {
+        throw not_implemented("tgb: a device matrix of this value type cannot be stored in rows");
       }
     } else {
       p_ = &m.device_tiles();

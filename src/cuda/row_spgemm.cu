@@ -140,7 +140,7 @@ __global__ void k_entry_bins(index_t n, const offset_t* row_ptr, std::uint8_t* b
 
 namespace tgb::detail::cuda {
 row_saxpy_stats& last_row_saxpy_stats() {
-  static row_saxpy_stats s;
+  thread_local row_saxpy_stats s;  // per thread: threads on their own streams do not race on it
   return s;
 }
 }  // namespace tgb::detail::cuda

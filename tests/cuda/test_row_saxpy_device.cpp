@@ -222,9 +222,23 @@ TEST_CASE("row saxpy: the device row form it leaves is read by every operation",
   C.set_storage(storage_control::rows);
   CHECK(C.form() == storage_form::rows);
   same(C, host);
+  // ... and holds for every result written into the matrix afterwards.
+  C.set_storage(storage_control::tiles);
+  mxm(C, no_mask, no_accum, plus_times, dA, dA);  // row saxpy's rows, stored as tiles
+  CHECK(C.form() == storage_form::tiles);
+  same(C, host);
+  C.set_storage(storage_control::rows);
+  ewise_add(C, no_mask, no_accum, plus{}, C, C);  // a tile result, stored as rows
+  CHECK(C.form() == storage_form::rows);
+  {
+    Matrix<double> h2(120, 120);
+    ewise_add(h2, no_mask, no_accum, plus{}, host, host);
+    same(C, h2);
+  }
   C.clear();
   CHECK(C.nvals() == 0);
   CHECK(C.location() == backend::cuda);
+  CHECK(C.form() == storage_form::rows);
 }
 
 // The dot over a mask stored in rows (dot.cuh, product_rows): every mask kind

@@ -62,6 +62,28 @@ __device__ inline void merge_rows(const CA* acol, offset_t pa, offset_t ea, cons
   }
 }
 
+// One dot product's fold: the first term taken as it is, the rest added;
+// term() says whether the value is terminal (the merge stops there). Each
+// product is stored before it is added, so no multiply-add is fused.
+template <class TC, class Add, class Mul>
+struct dot_fold {
+  const Add& add;
+  const Mul& mul;
+  TC acc{};
+  bool hit = false;
+  template <class TA, class TB>
+  __device__ bool term(const TA& a, const TB& b) {
+    const TC v = rowpath::opaque(TC(mul(static_cast<TC>(a), static_cast<TC>(b))));
+    if (!hit) {
+      acc = v;
+      hit = true;
+    } else {
+      acc = add(acc, v);
+    }
+    return add.is_terminal(acc);
+  }
+};
+
 // One thread per entry e of the mask M: its tile, local row and column
 // (binary searches), then the dot product of row i of A and row j of Bt
 // (= column j of op(B)). out[e] and found[e] (0 or 1) for every e.
@@ -74,27 +96,17 @@ __global__ void k_dot(pattern_ref M, const row_bits* allowed, rows_ref A, const 
     const int q = int(e - M.tile_offset[t]);
     const int r = int(last_le(M.row_ptr + 16 * t, offset_t(tile_dim), std::uint8_t(q)));
     const int c = M.col_idx[e];
-    bool hit = false;
-    TC acc{};
+    dot_fold<TC, Add, Mul> f{add, mul};
     if ((allowed[16 * t + r] >> c) & 1u) {
       const index_t I = index_t(last_le(M.tile_ptr, offset_t(M.tile_rows), t));
       const index_t i = (I << tile_shift) + r, j = (index_t(M.tile_col[t]) << tile_shift) + c;
       offset_t pa = A.row_ptr[i], pb = Bt.row_ptr[j];
       const offset_t ea = A.row_ptr[i + 1], eb = Bt.row_ptr[j + 1];
-      // Folds the term of A's entry x and Bt's entry y; true once terminal.
-      merge_rows(A.col, pa, ea, Bt.col, pb, eb, [&](offset_t x, offset_t y) {
-        const TC v = rowpath::opaque(TC(mul(static_cast<TC>(a_vals[A.pos[x]]), static_cast<TC>(b_vals[Bt.pos[y]]))));
-        if (!hit) {
-          acc = v;
-          hit = true;
-        } else {
-          acc = add(acc, v);
-        }
-        return add.is_terminal(acc);
-      });
+      merge_rows(A.col, pa, ea, Bt.col, pb, eb,
+                 [&](offset_t x, offset_t y) { return f.term(a_vals[A.pos[x]], b_vals[Bt.pos[y]]); });
     }
-    out[e] = acc;
-    found[e] = hit ? 1 : 0;
+    out[e] = f.acc;
+    found[e] = f.hit ? 1 : 0;
   }
 }
 
@@ -143,25 +155,15 @@ __global__ void k_row_dot(mask_arg M, rows::csr_ref A, const TA* a_vals, rows::c
                           Mul mul, TC* out, offset_t* found) {
   for (offset_t e = blockIdx.x * offset_t(blockDim.x) + threadIdx.x; e < M.nnz;
        e += offset_t(gridDim.x) * blockDim.x) {
-    bool hit = false;
-    TC acc{};
+    dot_fold<TC, Add, Mul> f{add, mul};
     if (!M.ok || M.ok[e]) {
       const index_t i = index_t(last_le(M.row_ptr, offset_t(M.nrows), e));
       const index_t j = M.col[e];
       merge_rows(A.col, A.row_ptr[i], A.row_ptr[i + 1], Bt.col, Bt.row_ptr[j], Bt.row_ptr[j + 1],
-                 [&](offset_t x, offset_t y) {
-                   const TC v = rowpath::opaque(TC(mul(static_cast<TC>(a_vals[x]), static_cast<TC>(b_vals[y]))));
-                   if (!hit) {
-                     acc = v;
-                     hit = true;
-                   } else {
-                     acc = add(acc, v);
-                   }
-                   return add.is_terminal(acc);
-                 });
+                 [&](offset_t x, offset_t y) { return f.term(a_vals[x], b_vals[y]); });
     }
-    out[e] = acc;
-    found[e] = hit ? 1 : 0;
+    out[e] = f.acc;
+    found[e] = f.hit ? 1 : 0;
   }
 }
 

@@ -110,8 +110,7 @@ struct product_stats {
   bool row_path = false;
 };
 product_stats& last_product_stats();
-// What the last row saxpy (row_spgemm.cuh) of this process did, for tests
-// (not synchronized): rows per symbolic bin (8 shared bins, then rows past
+// What the last row saxpy (row_spgemm.cuh) of this thread did, for tests: rows per symbolic bin (8 shared bins, then rows past
 // them), rows per numeric bin, and whether a row overflowed the bins (the
 // planner then took the product).
 struct row_saxpy_stats {
