@@ -11,9 +11,20 @@ namespace {
 constexpr int kThreads = 256;
 constexpr int kSymBins = kBins + 1;  // the shared bins, then rows past kMaxEntries products
 constexpr std::uint8_t kNoBin = 255;
-// The status words: symbolic bin counts, numeric bin counts, the overflow
-// flag, C's entry count; then the fill cursors (not read back).
-enum : int { kSym = 0, kNum = kSymBins, kOverflow = kSymBins + kBins, kNnz = kOverflow + 1, kStatus = kNnz + 1 };
+static_assert(kSymBins == kNumBins, "the fill cursors serve both binnings");
+// The status words: symbolic bin counts, the largest hub row's products (both
+// read back first), numeric bin counts, C's entry count, the largest global
+// row's entries (read back second), the global bin's row counter; then the
+// fill cursors (not read back).
+enum : int {
+  kSym = 0,
+  kHubProducts = kSymBins,
+  kNum = kHubProducts + 1,
+  kNnz = kNum + kNumBins,
+  kHubEntries = kNnz + 1,
+  kNext = kHubEntries + 1,
+  kStatus = kNext + 1
+};
 
 __device__ inline int bin_of(offset_t x) {  // x >= 1; kBins past the largest bin
   int b = 0;
@@ -40,8 +51,9 @@ __device__ inline void count_bins(int b, int nb, unsigned long long* global, uns
   }
 }
 
-// Each row's products and symbolic bin.
-__global__ void k_products(csr_ref A, csr_ref B, std::uint8_t* bin, unsigned long long* status) {
+// Each row's products and symbolic bin; a hub row (past the shared bins)
+// leaves its products in nnz[i] for the global symbolic pass.
+__global__ void k_products(csr_ref A, csr_ref B, std::uint8_t* bin, offset_t* nnz, unsigned long long* status) {
   const index_t i = blockIdx.x * index_t(blockDim.x) + threadIdx.x;
   int b = kNoBin;
   if (i < A.nrows) {
@@ -53,6 +65,10 @@ __global__ void k_products(csr_ref A, csr_ref B, std::uint8_t* bin, unsigned lon
     }
     b = p == 0 ? kNoBin : bin_of(p);
     bin[i] = std::uint8_t(b);
+    if (b == kBins) {
+      nnz[i] = p;
+      atomicMax(status + kHubProducts, (unsigned long long)p);
+    }
   }
   count_bins(b, kSymBins, status + kSym, nullptr, nullptr);
 }
@@ -78,60 +94,104 @@ __global__ void k_fill(index_t n, const std::uint8_t* bin, int nb, const unsigne
 
 template <int TSIZE, int G>
 __global__ void __launch_bounds__(bin_shape<TSIZE, G>::block)
-    k_symbolic(const index_t* list, offset_t n, csr_ref A, csr_ref B, int team_log, offset_t* nnz,
-               unsigned long long* status) {
+    k_symbolic(const index_t* list, offset_t n, csr_ref A, csr_ref B, int team_log, offset_t* nnz) {
   constexpr int R = bin_shape<TSIZE, G>::rows;
   __shared__ std::int32_t keys_all[R * TSIZE];
   __shared__ int count[R];
+  __shared__ offset_t long_e[R == 1 ? kLongQueue : 1];
+  __shared__ int long_n;
+  const long_queue lq{long_e, &long_n};
   const int g = int(threadIdx.x) / G, lane = int(threadIdx.x) % G;
   std::int32_t* keys = keys_all + g * TSIZE;
   for (int x = lane; x < TSIZE; x += G) keys[x] = kEmpty;
   if (lane == 0) count[g] = 0;
+  if (threadIdx.x == 0) long_n = 0;
   __syncthreads();
   const offset_t u = offset_t(blockIdx.x) * R + g;
   const index_t i = u < n ? list[u] : -1;
   if (i >= 0) {
-    volatile int* c = count + g;
-    for_products<G>(A, B, i, lane, team_log, [&](std::int32_t j, offset_t, offset_t) {
-      if (*c > kMaxEntries) return;  // an overflow row: stop counting
-      bool fresh;
-      find_or_insert(keys, TSIZE, j, &fresh);
-      if (fresh) atomicAdd(count + g, 1);
-    });
+    for_products<G>(
+        A, B, i, lane, team_log,
+        [&](std::int32_t j, offset_t, offset_t) {
+          bool fresh;
+          find_or_insert(keys, TSIZE, j, &fresh);
+          if (fresh) atomicAdd(count + g, 1);
+        },
+        R == 1 ? &lq : nullptr);
   }
   __syncthreads();
-  if (i >= 0 && lane == 0) {
-    nnz[i] = count[g];
-    if (count[g] > kMaxEntries) status[kOverflow] = 1;
+  if (i >= 0 && lane == 0) nnz[i] = count[g];
+}
+
+// Hub rows (past 4,096 products), one at a time per block, each counted in
+// the block's table of the pool (slot keys), sized by the row's bound: its
+// products (k_products left them in nnz[i]) or B's columns if fewer.
+__global__ void __launch_bounds__(kHubThreads)
+    k_symbolic_global(const index_t* list, offset_t n, csr_ref A, csr_ref B, int team_log, offset_t* nnz,
+                      std::int32_t* pool, offset_t slot, unsigned long long* next) {
+  __shared__ index_t row;
+  __shared__ int count;
+  __shared__ offset_t long_e[kLongQueue];
+  __shared__ int long_n;
+  const long_queue lq{long_e, &long_n};
+  std::int32_t* keys = pool + offset_t(blockIdx.x) * slot;
+  const int lane = int(threadIdx.x);
+  for (;;) {
+    if (lane == 0) {
+      const unsigned long long u = atomicAdd(next, 1ull);
+      row = u < (unsigned long long)n ? list[u] : -1;
+      count = 0;
+      long_n = 0;
+    }
+    __syncthreads();
+    const index_t i = row;
+    if (i < 0) return;
+    const offset_t most = nnz[i] < offset_t(B.ncols) ? nnz[i] : offset_t(B.ncols);
+    const bool dense = hub_dense(most, B.ncols);
+    const int tsize = int(hub_table(most, B.ncols));
+    for (int x = lane; x < tsize; x += kHubThreads) keys[x] = kEmpty;
+    __syncthreads();  // nnz[i] read, the table cleared
+    for_products<kHubThreads>(
+        A, B, i, lane, team_log,
+        [&](std::int32_t j, offset_t, offset_t) {
+          bool fresh;
+          find_or_insert(keys, tsize, j, &fresh, dense);
+          if (fresh) atomicAdd(&count, 1);
+        },
+        &lq);
+    __syncthreads();
+    if (lane == 0) nnz[i] = count;
+    __syncthreads();  // the table and `row` are free for the next row
   }
 }
 
 template <int TSIZE, int G>
 void launch_symbolic(const index_t* list, offset_t n, const csr_ref& A, const csr_ref& B, int team_log, offset_t* nnz,
-                     unsigned long long* status, stream_t s) {
+                     stream_t s) {
   if (n == 0) return;
   using shape = bin_shape<TSIZE, G>;
   const int tl = team_log < ilog2(G) ? team_log : ilog2(G);
   k_symbolic<TSIZE, G><<<unsigned((n + shape::rows - 1) / shape::rows), shape::block, 0, native(s)>>>(
-      list, n, A, B, tl, nnz, status);
+      list, n, A, B, tl, nnz);
   check(cudaGetLastError(), "row saxpy symbolic");
 }
 
 // Each row's numeric bin: its symbolic one (the group's size follows the
 // products, which the numeric walk goes through again; binning by entries put
 // rows of hundreds of products on 8 lanes: 85 us for ca-GrQc's smallest bin,
-// H100), the rows past the bins in the largest (their entries fit it, or the
-// row overflowed); C's entry count.
+// H100), hub rows in the largest shared bin where their entries fit it, else
+// in the global bin; C's entry count and the global bin's longest row.
 __global__ void k_entry_bins(index_t n, const offset_t* row_ptr, std::uint8_t* bin, unsigned long long* status) {
   const index_t i = blockIdx.x * index_t(blockDim.x) + threadIdx.x;
   int b = kNoBin;
   if (i < n) {
     const offset_t len = row_ptr[i + 1] - row_ptr[i];
-    b = len == 0 || len > kMaxEntries ? kNoBin : (bin[i] < kBins ? int(bin[i]) : kBins - 1);
+    b = len == 0 ? kNoBin : len > kMaxEntries ? kBins : (bin[i] < kBins ? int(bin[i]) : kBins - 1);
     bin[i] = std::uint8_t(b);
+    if (b == kBins) atomicMax(status + kHubEntries, (unsigned long long)len);
   }
   if (i == 0) status[kNnz] = (unsigned long long)row_ptr[n];
-  count_bins(b, kBins, status + kNum, nullptr, nullptr);
+  count_bins(b, kNumBins, status + kNum, nullptr, nullptr);
 }
 
 }  // namespace
@@ -146,6 +206,24 @@ row_saxpy_stats& last_row_saxpy_stats() {
 }  // namespace tgb::detail::cuda
 
 namespace tgb::detail::cuda::rows {
+
+hub_pool hub_pool_for(offset_t most, index_t ncols, offset_t rows, std::size_t slot_bytes) {
+  if (most > (offset_t(1) << 29))
+    throw not_implemented("tgb: mxm's row saxpy takes rows of at most 2^29 entries; this one has " +
+                          std::to_string(most));
+  hub_pool h;
+  h.table = hub_table(most, ncols);
+  int dev = 0, sms = 1;
+  check(cudaGetDevice(&dev), "row saxpy");
+  check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev), "row saxpy");
+  const std::size_t per = std::size_t(h.table) * slot_bytes;
+  offset_t b = offset_t(4) * sms;  // four blocks of kHubThreads fill an SM
+  if (b > rows) b = rows;
+  const offset_t fit = offset_t(kHubPoolBytes / per);
+  if (b > fit) b = fit;
+  h.blocks = unsigned(b < 1 ? 1 : b);
+  return h;
+}
 
 row_plan plan(const csr_ref& A, const csr_ref& B, stream_t s) {
   row_plan p;
@@ -165,12 +243,12 @@ row_plan plan(const csr_ref& A, const csr_ref& B, stream_t s) {
   p.list = device_buffer<index_t>(n, s);
   unsigned long long* cursor = status.data() + kStatus;
   const unsigned grid = grid_for(n, kThreads);
-  k_products<<<grid, kThreads, 0, native(s)>>>(A, B, bin.data(), status.data());
+  k_products<<<grid, kThreads, 0, native(s)>>>(A, B, bin.data(), nnz.data(), status.data());
   check(cudaGetLastError(), "row saxpy products");
-  unsigned long long sym[kSymBins];
+  unsigned long long sym[kSymBins + 1];  // and the largest hub row's products
   copy_device_to_host(sym, status.data() + kSym, sizeof sym, s);  // read-back 1
   unsigned long long rows_with_products = 0;
-  for (unsigned long long c : sym) rows_with_products += c;
+  for (int b = 0; b < kSymBins; ++b) rows_with_products += sym[b];
   if (rows_with_products) {
     k_fill<<<grid, kThreads, 0, native(s)>>>(n, bin.data(), kSymBins, status.data() + kSym, cursor, p.list.data());
     check(cudaGetLastError(), "row saxpy bins");
@@ -182,23 +260,43 @@ row_plan plan(const csr_ref& A, const csr_ref& B, stream_t s) {
     }
     const index_t* L = p.list.data();
     offset_t* z = nnz.data();
-    unsigned long long* st = status.data();
     const int tl = p.team_log;
-    launch_symbolic<64, 8>(L + first[0], offset_t(sym[0]), A, B, tl, z, st, s);
-    launch_symbolic<128, 16>(L + first[1], offset_t(sym[1]), A, B, tl, z, st, s);
-    launch_symbolic<256, 32>(L + first[2], offset_t(sym[2]), A, B, tl, z, st, s);
-    launch_symbolic<512, 64>(L + first[3], offset_t(sym[3]), A, B, tl, z, st, s);
-    launch_symbolic<1024, 128>(L + first[4], offset_t(sym[4]), A, B, tl, z, st, s);
-    launch_symbolic<2048, 256>(L + first[5], offset_t(sym[5]), A, B, tl, z, st, s);
-    launch_symbolic<4096, 512>(L + first[6], offset_t(sym[6]), A, B, tl, z, st, s);
-    launch_symbolic<8192, 1024>(L + first[7], offset_t(sym[7]), A, B, tl, z, st, s);
-    launch_symbolic<8192, 1024>(L + first[8], offset_t(sym[8]), A, B, tl, z, st, s);  // past the bins
+    // Hub rows: the global tables (allocated before the bins fan out).
+    hub_pool pool;
+    device_buffer<std::int32_t> tables;
+    if (sym[kBins]) {
+      const offset_t p_most = offset_t(sym[kSymBins]);
+      pool = hub_pool_for(p_most < offset_t(B.ncols) ? p_most : offset_t(B.ncols), B.ncols, offset_t(sym[kBins]),
+                          sizeof(std::int32_t));
+      tables = device_buffer<std::int32_t>(pool.table * pool.blocks, s);
+    }
+    // The bins are independent: one side stream for each bin with rows (none
+    // where one bin has them all).
+    int busy = 0;
+    for (int b = 0; b < kSymBins; ++b) busy += sym[b] ? 1 : 0;
+    const fan_out fan(s, busy);
+    int next = 0;
+    const auto side = [&](int b) { return sym[b] ? fan[next++] : s; };
+    if (sym[kBins]) {
+      k_symbolic_global<<<pool.blocks, kHubThreads, 0, native(side(kBins))>>>(L + first[kBins], offset_t(sym[kBins]), A,
+                                                                          B, tl, z, tables.data(), pool.table,
+                                                                          status.data() + kNext);
+      check(cudaGetLastError(), "row saxpy symbolic (global bin)");
+    }
+    launch_symbolic<8192, 1024>(L + first[7], offset_t(sym[7]), A, B, tl, z, side(7));
+    launch_symbolic<4096, 512>(L + first[6], offset_t(sym[6]), A, B, tl, z, side(6));
+    launch_symbolic<2048, 256>(L + first[5], offset_t(sym[5]), A, B, tl, z, side(5));
+    launch_symbolic<1024, 128>(L + first[4], offset_t(sym[4]), A, B, tl, z, side(4));
+    launch_symbolic<512, 64>(L + first[3], offset_t(sym[3]), A, B, tl, z, side(3));
+    launch_symbolic<256, 32>(L + first[2], offset_t(sym[2]), A, B, tl, z, side(2));
+    launch_symbolic<128, 16>(L + first[1], offset_t(sym[1]), A, B, tl, z, side(1));
+    launch_symbolic<64, 8>(L + first[0], offset_t(sym[0]), A, B, tl, z, side(0));
   }
   exclusive_sum(nnz.data(), p.row_ptr.data(), n + 1, s);
   check(cudaMemsetAsync(cursor, 0, kSymBins * sizeof(unsigned long long), native(s)), "row saxpy");
   k_entry_bins<<<grid, kThreads, 0, native(s)>>>(n, p.row_ptr.data(), bin.data(), status.data());
   check(cudaGetLastError(), "row saxpy entry bins");
-  k_fill<<<grid, kThreads, 0, native(s)>>>(n, bin.data(), kBins, status.data() + kNum, cursor, p.list.data());
+  k_fill<<<grid, kThreads, 0, native(s)>>>(n, bin.data(), kNumBins, status.data() + kNum, cursor, p.list.data());
   check(cudaGetLastError(), "row saxpy bins");
   unsigned long long st[kStatus];
   copy_device_to_host(st, status.data(), sizeof st, s);  // read-back 2
@@ -207,12 +305,11 @@ row_plan plan(const csr_ref& A, const csr_ref& B, stream_t s) {
   stats = row_saxpy_stats{};
   stats.runs = runs + 1;
   for (int b = 0; b < kSymBins; ++b) stats.symbolic[b] = (long long)sym[b];
-  for (int b = 0; b < kBins; ++b) stats.numeric[b] = (long long)st[kNum + b];
-  stats.overflow = st[kOverflow] != 0;
-  p.overflow = st[kOverflow] != 0;
+  for (int b = 0; b < kNumBins; ++b) stats.numeric[b] = (long long)st[kNum + b];
   p.nnz = offset_t(st[kNnz]);
+  p.hub_entries = offset_t(st[kHubEntries]);
   offset_t f = 0;
-  for (int b = 0; b < kBins; ++b) {
+  for (int b = 0; b < kNumBins; ++b) {
     p.count[b] = offset_t(st[kNum + b]);
     p.first[b] = f;
     f += p.count[b];

@@ -14,6 +14,7 @@
 
 #include "tgb/backend.hpp"
 #include "tgb/build_info.hpp"
+#include "tgb/detail/cuda/common.cuh"
 #include "tgb/device.hpp"
 #include "tgb/error.hpp"
 
@@ -177,5 +178,76 @@ void phase(stream_t s, const char* name) {
   const auto now = std::chrono::steady_clock::now();
   std::fprintf(stderr, "tgb trace: %-24s %9.3f ms\n", name, std::chrono::duration<double, std::milli>(now - last).count());
   last = now;
+}
+}  // namespace tgb::detail::cuda
+
+// ---- side streams (common.cuh) ---------------------------------------------
+
+namespace tgb::detail::cuda {
+namespace {
+// This thread's side streams and events for the current device, made once
+// (kept for the thread's life: destroying them at exit could outlive the
+// CUDA context).
+struct side_set {
+  int device = -1;
+  bool ok = false;
+  cudaStream_t streams[fan_out::kMax] = {};
+  cudaEvent_t fork = nullptr, joins[fan_out::kMax] = {};
+};
+side_set* sides() {
+  thread_local side_set per[16];
+  int dev = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= 16) {
+    cudaGetLastError();
+    return nullptr;
+  }
+  side_set& set = per[dev];
+  if (set.device != dev) {
+    set.device = dev;
+    bool ok = cudaEventCreateWithFlags(&set.fork, cudaEventDisableTiming) == cudaSuccess;
+    for (int i = 0; ok && i < fan_out::kMax; ++i)
+      ok = cudaStreamCreateWithFlags(&set.streams[i], cudaStreamNonBlocking) == cudaSuccess &&
+           cudaEventCreateWithFlags(&set.joins[i], cudaEventDisableTiming) == cudaSuccess;
+    if (!ok) cudaGetLastError();
+    set.ok = ok;
+  }
+  return set.ok ? &set : nullptr;
+}
+}  // namespace
+
+fan_out::fan_out(stream_t s, int n) : s_(s) {
+  for (auto& x : side_) x = s;
+  n = n < 1 ? 1 : (n > kMax ? kMax : n);
+  side_set* set = n > 1 ? sides() : nullptr;
+  if (!set || cudaEventRecord(set->fork, native(s)) != cudaSuccess) {
+    cudaGetLastError();
+    return;
+  }
+  for (int i = 0; i < n; ++i) {
+    if (cudaStreamWaitEvent(set->streams[i], set->fork, 0) != cudaSuccess) {
+      cudaGetLastError();
+      for (auto& x : side_) x = s;  // nothing was launched yet: streams that wait just idle
+      n_ = 1;
+      forked_ = false;
+      return;
+    }
+    side_[i] = reinterpret_cast<stream_t>(set->streams[i]);
+  }
+  n_ = n;
+  forked_ = true;
+}
+
+fan_out::~fan_out() {
+  if (!forked_) return;
+  side_set* set = sides();
+  if (!set) return;
+  for (int i = 0; i < kMax; ++i) {
+    if (side_[i] == s_) continue;
+    if (cudaEventRecord(set->joins[i], native(side_[i])) != cudaSuccess ||
+        cudaStreamWaitEvent(native(s_), set->joins[i], 0) != cudaSuccess) {
+      cudaGetLastError();
+      cudaStreamSynchronize(native(side_[i]));  // the order s relies on, at worst by waiting
+    }
+  }
 }
 }  // namespace tgb::detail::cuda

@@ -1,6 +1,6 @@
 // Row saxpy on the device (row_spgemm.cuh) against the host backend: every
-// symbolic and numeric bin, rows past the bins (the planner then takes the
-// product), the predefined semiring families and a user-defined one,
+// symbolic and numeric bin, the global bin's hub rows (thousands of entries,
+// tables pooled and reused by a block), the predefined semiring families and a user-defined one,
 // transposes and accumulators, and the device row form it leaves in C read
 // back by the other operations. Values are small integers, so every sum is
 // exact in every type: patterns and values must equal the host's.
@@ -24,8 +24,7 @@ Matrix<T> on_host(Matrix<T> m) {
 }
 
 std::array<long long, 9> sym_hits{};
-std::array<long long, 8> num_hits{};
-long long overflows = 0;
+std::array<long long, 9> num_hits{};
 
 detail::mxm_policy saxpy_policy() {
   detail::mxm_policy p;
@@ -76,15 +75,13 @@ void compare(std::mt19937_64& rng, const SR& sr, const Acc& acc, const Matrix<TA
   else detail::mxm_cuda(dev, no_mask, no_accum, sr, oracle::on_device(A), oracle::on_device(B), d, pol);
   const auto& st = detail::cuda::last_row_saxpy_stats();
   INFO("A " << A.nrows() << "x" << A.ncols() << " nnz " << A.nvals() << ", B nnz " << B.nvals() << ", accum " << accum
-            << ", ta " << ta << ", tb " << tb << ", overflow " << st.overflow);
+            << ", ta " << ta << ", tb " << tb);
   REQUIRE(st.runs == runs + 1);  // row saxpy planned this product
   for (int b = 0; b < 9; ++b) sym_hits[std::size_t(b)] += st.symbolic[b];
-  for (int b = 0; b < 8; ++b) num_hits[std::size_t(b)] += st.numeric[b];
-  overflows += st.overflow ? 1 : 0;
+  for (int b = 0; b < 9; ++b) num_hits[std::size_t(b)] += st.numeric[b];
   REQUIRE(dev.location() == backend::cuda);
-  // An unaccumulated product stays in rows; an accumulated one, or one the
-  // planner took, is tiles.
-  CHECK(dev.form() == (accum || st.overflow ? storage_form::tiles : storage_form::rows));
+  // An unaccumulated product stays in rows; an accumulated one is tiles.
+  CHECK(dev.form() == (accum ? storage_form::tiles : storage_form::rows));
   REQUIRE(dev.nvals() == host.nvals());
   REQUIRE(oracle::diff(oracle::to_map(on_host(dev)), oracle::to_map(host), 0) == "");
 }
@@ -124,19 +121,55 @@ TEST_CASE("row saxpy: every bin equals host, every semiring family", "[cuda][mxm
     INFO("numeric bin " << b);
     CHECK(num_hits[std::size_t(b)] > 0);
   }
-  CHECK(overflows == 0);
 }
 
-TEST_CASE("row saxpy: a row past 4,096 entries goes to the planner", "[cuda][mxm][rowsaxpy]") {
+TEST_CASE("row saxpy: rows past 4,096 entries take the global bin", "[cuda][mxm][rowsaxpy]") {
   std::mt19937_64 rng(3002);
-  // 2,000 entries times B's rows of about 6: some 5,000 distinct columns.
-  const auto A = rows_with<double>(3, 20, 2500, {2000, 1, 0});
-  const auto B = rows_with<double>(2, 2500, 6000, {1, 3, 6, 14});
-  const long long before = overflows;
-  compare<double, double, double>(rng, plus_times, plus{}, A, B, false);
-  compare<std::int64_t, bool, bool>(rng, plus_pair, plus{}, rows_with<bool>(3, 20, 2500, {2000, 1, 0}),
-                                    rows_with<bool>(2, 2500, 6000, {1, 3, 6, 14}), false);
-  CHECK(overflows == before + 2);
+  // A's rows of 2,000 and 9,000 entries (some 1,300 and 2,500 distinct
+  // columns) times B's rows of about 6 over 40,000 columns: some 7,000 and
+  // 13,000 entries; rows of 1 between them, so a block takes hub rows of
+  // several sizes in turn and reuses its table.
+  const std::vector<int> adeg{2000, 1, 0, 9000, 40};
+  const std::vector<int> bdeg{1, 3, 6, 14};
+  // Each product must put rows in the global bin.
+  const auto hub = [&](auto&& run) {
+    const long long before = num_hits[8];
+    run();
+    CHECK(num_hits[8] > before);
+  };
+  const auto B = rows_with<double>(2, 2500, 40000, bdeg);
+  hub([&] { compare<double, double, double>(rng, plus_times, plus{}, rows_with<double>(3, 40, 2500, adeg), B, false); });
+  hub([&] {
+    compare<float, float, float>(rng, min_plus, min{}, rows_with<float>(3, 40, 2500, adeg),
+                                 rows_with<float>(2, 2500, 40000, bdeg), false);
+  });
+  hub([&] {
+    compare<std::int32_t, std::int32_t, std::int32_t>(rng, any_second, second{}, rows_with<std::int32_t>(3, 40, 2500, adeg),
+                                                      rows_with<std::int32_t>(2, 2500, 40000, bdeg), false);
+  });
+  hub([&] {
+    compare<std::int64_t, bool, bool>(rng, plus_pair, plus{}, rows_with<bool>(3, 40, 2500, adeg),
+                                      rows_with<bool>(2, 2500, 40000, bdeg), false);
+  });
+  hub([&] {
+    compare<std::int64_t, std::int64_t, std::int64_t>(rng, rowpath_test::bor_skew, plus{},
+                                                      rows_with<std::int64_t>(3, 40, 2500, adeg),
+                                                      rows_with<std::int64_t>(2, 2500, 40000, bdeg), true);
+  });
+  // 200,000 columns: the hub rows' tables are hash tables (columns more than
+  // 16 times the entries) and the sort orders them; above, with 40,000
+  // columns, they were dense.
+  const auto Bwide = rows_with<double>(7, 2500, 200000, bdeg);
+  hub([&] { compare<double, double, double>(rng, plus_times, plus{}, rows_with<double>(3, 40, 2500, adeg), Bwide, false); });
+  hub([&] {
+    compare<std::int32_t, std::int32_t, std::int32_t>(rng, any_second, second{}, rows_with<std::int32_t>(3, 40, 2500, adeg),
+                                                      rows_with<std::int32_t>(7, 2500, 200000, bdeg), false);
+  });
+  hub([&] {
+    compare<double, double, double>(rng, max_min, max{}, rows_with<double>(3, 40, 2500, adeg), Bwide, true);
+  });
+  // op(A) = A': the four rows of A' hold some 1,700 entries each.
+  hub([&] { compare<double, double, double>(rng, plus_times, plus{}, rows_with<double>(5, 2500, 4, {3}), B, false, true); });
 }
 
 TEST_CASE("row saxpy: transposes, sizes around one tile, empty rows and products", "[cuda][mxm][rowsaxpy][sanitize]") {

@@ -37,6 +37,27 @@ T read_back(const T* dev, stream_t s) {
   return v;
 }
 
+// Side streams for independent launches (row saxpy's bins, which each fill
+// a fraction of the GPU): they start after the work queued on s so far, and
+// s waits for all of them when the fan_out goes. Buffers a side stream uses
+// must be allocated before the fan_out and freed after it. Where streams or
+// events cannot be made, every side stream is s itself.
+class fan_out {
+ public:
+  static constexpr int kMax = 9;
+  fan_out(stream_t s, int n);
+  ~fan_out();
+  fan_out(const fan_out&) = delete;
+  fan_out& operator=(const fan_out&) = delete;
+  stream_t operator[](int i) const { return side_[i % n_]; }
+
+ private:
+  stream_t s_;
+  int n_ = 1;
+  bool forked_ = false;
+  stream_t side_[kMax] = {};
+};
+
 // TGB_TRACE=1 in the environment: phase(s, "name") waits for the stream and
 // prints the milliseconds since the previous phase to stderr (a developer's
 // breakdown of one call; it serializes the work, so never for timing runs).

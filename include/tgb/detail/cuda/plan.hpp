@@ -110,13 +110,12 @@ struct product_stats {
   bool row_path = false;
 };
 product_stats& last_product_stats();
-// What the last row saxpy (row_spgemm.cuh) of this thread did, for tests: rows per symbolic bin (8 shared bins, then rows past
-// them), rows per numeric bin, and whether a row overflowed the bins (the
-// planner then took the product).
+// What the last row saxpy (row_spgemm.cuh) of this thread did, for tests:
+// rows per symbolic bin (8 shared bins, then the hub rows counted in global
+// memory) and per numeric bin (8 shared, then the global bin).
 struct row_saxpy_stats {
   long long symbolic[9] = {};
-  long long numeric[8] = {};
-  bool overflow = false;
+  long long numeric[9] = {};
   long long runs = 0;  // row saxpy plans made in this process
 };
 row_saxpy_stats& last_row_saxpy_stats();

@@ -12,11 +12,13 @@
 //     (A's entries times B's row lengths) bound its entries; bin b takes rows
 //     of at most 32 << b products, counted in a shared-memory hash table of
 //     64 << b column keys (load at most 1/2) by 8 << b threads. Rows past
-//     4,096 products use the largest table and stop counting past 4,096
-//     entries: such a row is an overflow, and the product goes back to the
-//     tile planner (no global-memory bin yet).
+//     4,096 products (hub rows) are counted in global memory: a pool of
+//     tables, one per block of kHubThreads threads, each block taking the
+//     next hub row from a counter, its table sized by the row's products
+//     (at most twice the columns).
 //   scan of the row counts gives C's row pointers; each row keeps its bin
-//     (rows past the bins take the largest).
+//     (hub rows of at most 4,096 entries take the largest shared one; rows
+//     past it the global bin).
 //   numeric (per type and semiring, here): the same walk inserts (column,
 //     value) into a table of 64 << b slots,
 //     folding with the add monoid by compare-and-swap on the value's bits
@@ -25,16 +27,24 @@
 //     reach C in column order, by rank (each entry counts the smaller keys)
 //     where the block's rows hold at most 32 entries, else by a bitonic sort
 //     in shared memory over the next power of two. (Sorting the whole table
-//     cost 0.5 ms on luxembourg's 114,599 rows of 3 entries, H100.)
+//     cost 0.5 ms on luxembourg's 114,599 rows of 3 entries, H100.) The
+//     global bin does the same in a pooled global-memory table of twice the
+//     row's entries (a block-wide scan moves them to its front, the bitonic
+//     sort runs there); a hub row cannot stall the GPU, the pool's size is
+//     bounded (kHubPoolBytes) and no row sends the product elsewhere.
 //
 // Within a group, teams of W lanes take A's entries, and a team's lanes split
 // B's row k (W = the power of two at or above B's mean row length, at most
-// 32 and at most G). Two host read-backs: the symbolic bin counts, then C's
-// entry count with the numeric bin counts and the overflow flag.
+// 32 and at most G). Two host read-backs: the symbolic bin counts with the
+// largest hub row's products, then C's entry count with the numeric bin
+// counts and the largest global row.
+
 #pragma once
 
 #include <cstring>
 #include <type_traits>
+
+#include <cub/block/block_scan.cuh>
 
 #include "tgb/detail/cuda/common.cuh"
 
@@ -42,6 +52,11 @@ namespace tgb::detail::cuda::rows {
 
 inline constexpr int kBins = 8;                 // bin b: rows of at most 32 << b products / entries
 inline constexpr int kMaxEntries = 32 << (kBins - 1);  // 4,096
+inline constexpr int kNumBins = kBins + 1;      // numeric: the shared bins, then the global one
+inline constexpr int kHubThreads = 512;         // threads of a global-bin block
+// The most a global bin's pool of tables takes (fewer blocks past it; at
+// least one table, whatever its size).
+inline constexpr std::size_t kHubPoolBytes = std::size_t(256) << 20;
 inline constexpr std::int32_t kEmpty = 0x7FFFFFFF;     // no key (sorts last)
 inline constexpr int kRankMax = 32;  // rows up to this many entries are ordered by rank, not sorted
 
@@ -61,11 +76,12 @@ csr_ref ref(const device_row_matrix<T>& m) {
 }
 
 // The symbolic result: C's row pointers and its rows listed by numeric bin
-// (bin b's rows at list[first[b]] .. list[first[b] + count[b]]).
+// (bin b's rows at list[first[b]] .. list[first[b] + count[b]]; bin kBins is
+// the global one, its largest row hub_entries long).
 struct row_plan {
-  bool overflow = false;  // a row has more than kMaxEntries entries
   offset_t nnz = 0;
-  offset_t count[kBins] = {}, first[kBins] = {};
+  offset_t count[kNumBins] = {}, first[kNumBins] = {};
+  offset_t hub_entries = 0;
   int team_log = 0;  // log2 of W (lanes per A entry)
   device_buffer<offset_t> row_ptr;
   device_buffer<index_t> list;
@@ -74,14 +90,44 @@ row_plan plan(const csr_ref& A, const csr_ref& B, stream_t s);
 
 constexpr int ilog2(int x) { return x <= 1 ? 0 : 1 + ilog2(x >> 1); }
 
+// A hub row's table (global memory), for a row of at most `most` entries:
+// dense (the slot of column j is j, and the table's order is column order)
+// where B's columns are at most 16 times `most`, else a hash table of the
+// power of two at or above 2 * most (at least 64) slots. Either way the size
+// grows with `most`, so a pool's tables are sized by its largest row.
+__host__ __device__ inline bool hub_dense(offset_t most, index_t ncols) { return offset_t(ncols) <= 16 * most; }
+__host__ __device__ inline offset_t hub_table(offset_t most, index_t ncols) {
+  if (hub_dense(most, ncols)) return offset_t(ncols);
+  offset_t t = 64;
+  while (t < 2 * most) t <<= 1;
+  return t;
+}
+
+// A global bin's pool for `rows` rows of at most `most` entries: tables of
+// hub_table(most) slots (slot_bytes a slot); blocks = how many tables (and
+// blocks) the pool bound allows.
+struct hub_pool {
+  offset_t table = 0;
+  unsigned blocks = 0;
+};
+hub_pool hub_pool_for(offset_t most, index_t ncols, offset_t rows, std::size_t slot_bytes);
+
 // ---- device helpers shared by the two passes ------------------------------
 __device__ inline unsigned slot_of(std::int32_t j, int tsize) {
   return (unsigned(j) * 2654435761u) & unsigned(tsize - 1);
 }
 
 // The slot of key j in the table (inserted if absent: *fresh says so), or -1
-// if the table is full.
-__device__ inline int find_or_insert(std::int32_t* tab, int tsize, std::int32_t j, bool* fresh) {
+// if the table is full. A dense table's slot is j.
+__device__ inline int find_or_insert(std::int32_t* tab, int tsize, std::int32_t j, bool* fresh, bool dense = false) {
+  if (dense) {
+    if (tab[j] == j) {
+      *fresh = false;
+    } else {
+      *fresh = atomicCAS(reinterpret_cast<int*>(tab + j), kEmpty, j) == kEmpty;
+    }
+    return int(j);
+  }
   unsigned h = slot_of(j, tsize);
   for (int probe = 0; probe < tsize; ++probe) {
     const std::int32_t k = tab[h];
@@ -102,18 +148,53 @@ __device__ inline int find_or_insert(std::int32_t* tab, int tsize, std::int32_t 
   return -1;
 }
 
+// Where one row has the whole block: A's entries whose B row is long, kept
+// in shared memory (e: up to kLongQueue of them, *n: how many; 0 on entry)
+// for the whole block to walk after the teams are done.
+inline constexpr int kLongQueue = 256;
+struct long_queue {
+  offset_t* e;
+  int* n;
+};
+
 // Calls f(j, e, q) for every product of row i (e: A's entry, q: B's), the
-// lanes of a group split into teams of 1 << team_log.
+// lanes of a group split into teams of 1 << team_log. With a queue (the
+// group is the block, and every thread calls this), a B row of at least
+// max(G / 8, 4 W) entries is queued instead and walked by all G lanes once
+// the teams are done: on skewed graphs one team would otherwise walk a hub's
+// row of thousands while the others wait (R-MAT's hub rows).
 template <int G, class F>
-__device__ inline void for_products(const csr_ref& A, const csr_ref& B, index_t i, int lane, int team_log, F&& f) {
+__device__ inline void for_products(const csr_ref& A, const csr_ref& B, index_t i, int lane, int team_log, F&& f,
+                                    const long_queue* lq = nullptr) {
   const int W = 1 << team_log;
   const int teams = G >> team_log;
   const int t = lane >> team_log, w = lane & (W - 1);
+  const offset_t long_min = G / 8 > 4 * W ? G / 8 : 4 * W;
   const offset_t a1 = A.row_ptr[i + 1];
   for (offset_t e = A.row_ptr[i] + t; e < a1; e += teams) {
     const std::int32_t k = A.col[e];
+    const offset_t b0 = B.row_ptr[k], b1 = B.row_ptr[k + 1];
+    if (lq && b1 - b0 >= long_min) {
+      // The team's lanes take this branch together (same e): its leader
+      // takes a slot for all of them.
+      const unsigned team = W == 32 ? 0xffffffffu : ((1u << W) - 1u) << (lane & 31 & ~(W - 1));
+      const int at = w == 0 ? atomicAdd(lq->n, 1) : 0;
+      const int slot = __shfl_sync(team, at, 0, W);
+      if (slot < kLongQueue) {
+        if (w == 0) lq->e[slot] = e;
+        continue;
+      }
+    }
+    for (offset_t q = b0 + w; q < b1; q += W) f(B.col[q], e, q);
+  }
+  if (!lq) return;
+  __syncthreads();
+  const int m = *lq->n < kLongQueue ? *lq->n : kLongQueue;
+  for (int x = 0; x < m; ++x) {
+    const offset_t e = lq->e[x];
+    const std::int32_t k = A.col[e];
     const offset_t b1 = B.row_ptr[k + 1];
-    for (offset_t q = B.row_ptr[k] + w; q < b1; q += W) f(B.col[q], e, q);
+    for (offset_t q = B.row_ptr[k] + lane; q < b1; q += G) f(B.col[q], e, q);
   }
 }
 
@@ -136,7 +217,7 @@ __device__ inline TC from_slot(slot_t<TC> s) {
 
 // *p = add(*p, v), by compare-and-swap on the value's bits.
 template <class TC, class Add>
-__device__ inline void fold(slot_t<TC>* p, const TC& v, const Add& add) {
+__device__ inline void fold_cas(slot_t<TC>* p, const TC& v, const Add& add) {
   slot_t<TC> old = *p;
   for (;;) {
     const slot_t<TC> next = to_slot<TC>(static_cast<TC>(add(from_slot<TC>(old), v)));
@@ -144,6 +225,33 @@ __device__ inline void fold(slot_t<TC>* p, const TC& v, const Add& add) {
     const slot_t<TC> seen = atomicCAS(p, old, next);
     if (seen == old) return;
     old = seen;
+  }
+}
+
+// *p = add(*p, v): the hardware's atomics where the monoid and type have one
+// (plus on numbers, min and max on integers, lor and land on bool: a hub
+// column that every lane hits costs one atomic a product, not a retry loop),
+// else compare-and-swap on the value's bits.
+template <class TC, class Add>
+__device__ inline void fold(slot_t<TC>* p, const TC& v, const Add& add) {
+  constexpr bool plus = std::is_same_v<Add, plus_monoid>, mn = std::is_same_v<Add, min_monoid>,
+                 mx = std::is_same_v<Add, max_monoid>;
+  if constexpr (plus && (std::is_same_v<TC, double> || std::is_same_v<TC, float> || std::is_same_v<TC, std::int32_t>)) {
+    atomicAdd(reinterpret_cast<TC*>(p), v);
+  } else if constexpr (plus && std::is_same_v<TC, std::int64_t>) {
+    atomicAdd(p, static_cast<unsigned long long>(v));  // two's complement: wraps as the host's sum does
+  } else if constexpr ((mn || mx) && std::is_same_v<TC, std::int32_t>) {
+    if constexpr (mn) atomicMin(reinterpret_cast<int*>(p), v);
+    else atomicMax(reinterpret_cast<int*>(p), v);
+  } else if constexpr ((mn || mx) && std::is_same_v<TC, std::int64_t>) {
+    if constexpr (mn) atomicMin(reinterpret_cast<long long*>(p), static_cast<long long>(v));
+    else atomicMax(reinterpret_cast<long long*>(p), static_cast<long long>(v));
+  } else if constexpr (std::is_same_v<Add, lor_monoid> && std::is_same_v<TC, bool>) {
+    if (v) atomicOr(p, 1u);
+  } else if constexpr (std::is_same_v<Add, land_monoid> && std::is_same_v<TC, bool>) {
+    if (!v) atomicAnd(p, 0u);
+  } else {
+    fold_cas<TC>(p, v, add);
   }
 }
 
@@ -166,6 +274,67 @@ constexpr std::size_t numeric_smem() {
   return std::size_t(bin_shape<TSIZE, G>::rows) * TSIZE * (sizeof(table_slot_t<TC, Add>) + sizeof(std::int32_t));
 }
 
+// Folds the product of A's entry e and B's entry q into column j's slot.
+template <class TC, class S, class TA, class TB, class Add, class Mul>
+__device__ inline void insert_product(std::int32_t* keys, S* vals, int tsize, std::int32_t j, offset_t e, offset_t q,
+                                      const TA* a_vals, const TB* b_vals, const Add& add, const Mul& mul,
+                                      bool dense = false) {
+  bool fresh;
+  const int h = find_or_insert(keys, tsize, j, &fresh, dense);
+  if constexpr (is_any<Add>) {
+    atomicMin(vals + h, (unsigned long long)e);
+  } else {
+    const TC v = static_cast<TC>(mul(static_cast<TC>(a_vals[e]), static_cast<TC>(b_vals[q])));
+    fold<TC>(vals + h, v, add);
+  }
+}
+
+// C's entry at `at`: column j, the folded value v (for any, the least A
+// entry e: the product of e with column j of B's row A.col[e] is formed here).
+template <class TC, class Add, class TA, class TB, class Mul, class S>
+__device__ inline void emit_entry(std::int32_t j, S v, offset_t at, const csr_ref& A, const TA* a_vals, const csr_ref& B,
+                                  const TB* b_vals, std::int32_t* c_col, TC* c_vals, const Mul& mul) {
+  c_col[at] = j;
+  if constexpr (is_any<Add>) {  // v holds A's entry
+    const offset_t e = offset_t(v);
+    const std::int32_t k = A.col[e];
+    offset_t lo = B.row_ptr[k], hi = B.row_ptr[k + 1];
+    while (hi - lo > 1) {
+      const offset_t mid = lo + (hi - lo) / 2;
+      if (B.col[mid] <= j) lo = mid;
+      else hi = mid;
+    }
+    c_vals[at] = static_cast<TC>(mul(static_cast<TC>(a_vals[e]), static_cast<TC>(b_vals[lo])));
+  } else {
+    c_vals[at] = from_slot<TC>(v);
+  }
+}
+
+// Sorts keys[0, width) (a power of two, kEmpty last) with their values: a
+// bitonic network over lanes lane, lane + G, ...; every thread of the block
+// takes the same steps (they synchronize the block).
+template <class S>
+__device__ inline void bitonic_sort(std::int32_t* keys, S* vals, int width, int lane, int G) {
+  for (int k = 2; k <= width; k <<= 1) {
+    for (int j = k >> 1; j > 0; j >>= 1) {
+      for (int x = lane; x < width; x += G) {
+        const int y = x ^ j;
+        if (y > x) {
+          const std::int32_t kx = keys[x], ky = keys[y];
+          if ((kx > ky) == ((x & k) == 0)) {
+            keys[x] = ky;
+            keys[y] = kx;
+            const S t = vals[x];
+            vals[x] = vals[y];
+            vals[y] = t;
+          }
+        }
+      }
+      __syncthreads();
+    }
+  }
+}
+
 template <int TSIZE, int G, class TC, class TA, class TB, class Add, class Mul>
 __global__ void __launch_bounds__(bin_shape<TSIZE, G>::block)
     k_numeric(const index_t* list, offset_t n, csr_ref A, const TA* a_vals, csr_ref B, const TB* b_vals, int team_log,
@@ -183,26 +352,28 @@ __global__ void __launch_bounds__(bin_shape<TSIZE, G>::block)
   else zero = to_slot<TC>(add.template identity<TC>());
   __shared__ int fill[R];  // each row's entries placed so far
   __shared__ int span;     // the block's largest row, rounded up to a power of two
+  __shared__ offset_t long_e[R == 1 ? kLongQueue : 1];
+  __shared__ int long_n;
+  const long_queue lq{long_e, &long_n};
   for (int x = lane; x < TSIZE; x += G) {
     keys[x] = kEmpty;
     vals[x] = zero;
   }
   if (lane == 0) fill[g] = 0;
-  if (threadIdx.x == 0) span = 1;
+  if (threadIdx.x == 0) {
+    span = 1;
+    long_n = 0;
+  }
   __syncthreads();
   const offset_t u = offset_t(blockIdx.x) * R + g;
   const index_t i = u < n ? list[u] : -1;
   if (i >= 0) {
-    for_products<G>(A, B, i, lane, team_log, [&](std::int32_t j, offset_t e, offset_t q) {
-      bool fresh;
-      const int h = find_or_insert(keys, TSIZE, j, &fresh);
-      if constexpr (is_any<Add>) {
-        atomicMin(vals + h, (unsigned long long)e);
-      } else {
-        const TC v = static_cast<TC>(mul(static_cast<TC>(a_vals[e]), static_cast<TC>(b_vals[q])));
-        fold<TC>(vals + h, v, add);
-      }
-    });
+    for_products<G>(
+        A, B, i, lane, team_log,
+        [&](std::int32_t j, offset_t e, offset_t q) {
+          insert_product<TC>(keys, vals, TSIZE, j, e, q, a_vals, b_vals, add, mul);
+        },
+        R == 1 ? &lq : nullptr);
   }
   __syncthreads();
   // The row's entries go to the front of its table (through registers:
@@ -237,21 +408,7 @@ __global__ void __launch_bounds__(bin_shape<TSIZE, G>::block)
   for (int x = len + lane; x < width; x += G) keys[x] = kEmpty;
   __syncthreads();
   auto emit = [&](int from, int to) {
-    c_col[base + to] = keys[from];
-    if constexpr (is_any<Add>) {
-      // The product of A's least entry e with column j of B's row k.
-      const offset_t e = offset_t(vals[from]);
-      const std::int32_t k = A.col[e], j = keys[from];
-      offset_t lo = B.row_ptr[k], hi = B.row_ptr[k + 1];
-      while (hi - lo > 1) {
-        const offset_t mid = lo + (hi - lo) / 2;
-        if (B.col[mid] <= j) lo = mid;
-        else hi = mid;
-      }
-      c_vals[base + to] = static_cast<TC>(mul(static_cast<TC>(a_vals[e]), static_cast<TC>(b_vals[lo])));
-    } else {
-      c_vals[base + to] = from_slot<TC>(vals[from]);
-    }
+    emit_entry<TC, Add>(keys[from], vals[from], base + to, A, a_vals, B, b_vals, c_col, c_vals, mul);
   };
   if (width <= kRankMax) {
     for (int x = lane; x < len; x += G) {
@@ -262,25 +419,94 @@ __global__ void __launch_bounds__(bin_shape<TSIZE, G>::block)
     }
     return;
   }
-  for (int k = 2; k <= width; k <<= 1) {
-    for (int j = k >> 1; j > 0; j >>= 1) {
-      for (int x = lane; x < width; x += G) {
-        const int y = x ^ j;
-        if (y > x) {
-          const std::int32_t kx = keys[x], ky = keys[y];
-          if ((kx > ky) == ((x & k) == 0)) {
-            keys[x] = ky;
-            keys[y] = kx;
-            const S t = vals[x];
-            vals[x] = vals[y];
-            vals[y] = t;
-          }
+  bitonic_sort(keys, vals, width, lane, G);
+  for (int x = lane; x < len; x += G) emit(x, x);
+}
+
+// The global bin: rows past kMaxEntries entries, one at a time per block,
+// each in the block's table of the pool (`slot` slots), the next row taken
+// from *next. A block-wide scan over the table, a chunk of kHubThreads slots
+// at a time, places the entries in table order: a dense table's order is
+// column order, so they go to C at once; a hash table's go to its front (an
+// entry's place is at most its slot, and a chunk is read before it is
+// written), where the bitonic sort orders them for C.
+template <class TC, class TA, class TB, class Add, class Mul>
+__global__ void __launch_bounds__(kHubThreads)
+    k_numeric_global(const index_t* list, offset_t n, csr_ref A, const TA* a_vals, csr_ref B, const TB* b_vals,
+                     int team_log, const offset_t* c_row_ptr, std::int32_t* c_col, TC* c_vals,
+                     std::int32_t* pool_keys, table_slot_t<TC, Add>* pool_vals, offset_t slot,
+                     unsigned long long* next, Add add, Mul mul) {
+  using S = table_slot_t<TC, Add>;
+  using scan_t = cub::BlockScan<int, kHubThreads>;
+  __shared__ typename scan_t::TempStorage scan_tmp;
+  __shared__ index_t row;
+  __shared__ int placed;
+  __shared__ offset_t long_e[kLongQueue];
+  __shared__ int long_n;
+  const long_queue lq{long_e, &long_n};
+  std::int32_t* keys = pool_keys + offset_t(blockIdx.x) * slot;
+  S* vals = pool_vals + offset_t(blockIdx.x) * slot;
+  S zero;
+  if constexpr (is_any<Add>) zero = ~0ull;
+  else zero = to_slot<TC>(add.template identity<TC>());
+  const int lane = int(threadIdx.x);
+  for (;;) {
+    if (lane == 0) {
+      const unsigned long long u = atomicAdd(next, 1ull);
+      row = u < (unsigned long long)n ? list[u] : -1;
+      placed = 0;
+      long_n = 0;
+    }
+    __syncthreads();
+    const index_t i = row;
+    if (i < 0) return;
+    const offset_t base = c_row_ptr[i];
+    const int len = int(c_row_ptr[i + 1] - base);
+    const bool dense = hub_dense(len, B.ncols);
+    const int tsize = int(hub_table(len, B.ncols));
+    for (int x = lane; x < tsize; x += kHubThreads) {
+      keys[x] = kEmpty;
+      vals[x] = zero;
+    }
+    __syncthreads();
+    for_products<kHubThreads>(
+        A, B, i, lane, team_log,
+        [&](std::int32_t j, offset_t e, offset_t q) {
+          insert_product<TC>(keys, vals, tsize, j, e, q, a_vals, b_vals, add, mul, dense);
+        },
+        &lq);
+    __syncthreads();
+    for (int c0 = 0; c0 < tsize; c0 += kHubThreads) {
+      const int x = c0 + lane;
+      const std::int32_t k = x < tsize ? keys[x] : kEmpty;
+      const S v = x < tsize ? vals[x] : zero;
+      const int full = k != kEmpty ? 1 : 0;
+      int at = 0, chunk = 0;
+      scan_t(scan_tmp).ExclusiveSum(full, at, chunk);
+      const int from = placed;
+      __syncthreads();  // every lane has read its slot and `placed`
+      if (full) {
+        if (dense) {
+          emit_entry<TC, Add>(k, v, base + from + at, A, a_vals, B, b_vals, c_col, c_vals, mul);
+        } else {
+          keys[from + at] = k;
+          vals[from + at] = v;
         }
       }
+      if (lane == 0) placed = from + chunk;
       __syncthreads();
     }
+    if (!dense) {
+      int width = 1;
+      while (width < len) width <<= 1;
+      for (int x = len + lane; x < width; x += kHubThreads) keys[x] = kEmpty;
+      __syncthreads();
+      bitonic_sort(keys, vals, width, lane, kHubThreads);
+      for (int x = lane; x < len; x += kHubThreads)
+        emit_entry<TC, Add>(keys[x], vals[x], base + x, A, a_vals, B, b_vals, c_col, c_vals, mul);
+    }
+    __syncthreads();  // the table and `row` are free for the next row
   }
-  for (int x = lane; x < len; x += G) emit(x, x);
 }
 
 template <int TSIZE, int G, class TC, class TA, class TB, class Add, class Mul>
@@ -308,17 +534,43 @@ void launch_numeric_bin(const row_plan& p, int b, const csr_ref& A, const TA* av
   check(cudaGetLastError(), "row saxpy numeric");
 }
 
-// C = A * B (unmasked) in row form; where a row of C would hold more than
-// kMaxEntries entries, *overflow is set and C is left empty (the caller takes
-// another method).
+// The global bin's pool of tables (allocated before the bins fan out).
+template <class S>
+struct global_tables {
+  hub_pool pool;
+  device_buffer<std::int32_t> keys;
+  device_buffer<S> vals;
+  device_buffer<unsigned long long> next;
+  global_tables(const row_plan& p, index_t ncols, stream_t s) {
+    if (p.count[kBins] == 0) return;
+    pool = hub_pool_for(p.hub_entries, ncols, p.count[kBins], sizeof(std::int32_t) + sizeof(S));
+    keys = device_buffer<std::int32_t>(pool.table * pool.blocks, s);
+    vals = device_buffer<S>(pool.table * pool.blocks, s);
+    next = device_buffer<unsigned long long>(1, s);
+    check(cudaMemsetAsync(next.data(), 0, sizeof(unsigned long long), native(s)), "row saxpy");
+  }
+};
+
+template <class TC, class TA, class TB, class Add, class Mul>
+void launch_numeric_global(const row_plan& p, global_tables<table_slot_t<TC, Add>>& g, const csr_ref& A, const TA* av,
+                           const csr_ref& B, const TB* bv, std::int32_t* c_col, TC* c_vals, const Add& add,
+                           const Mul& mul, stream_t s) {
+  if (p.count[kBins] == 0) return;
+  const int team_log = p.team_log < ilog2(kHubThreads) ? p.team_log : ilog2(kHubThreads);
+  k_numeric_global<TC, TA, TB, Add, Mul><<<g.pool.blocks, kHubThreads, 0, native(s)>>>(
+      p.list.data() + p.first[kBins], p.count[kBins], A, av, B, bv, team_log, p.row_ptr.data(), c_col, c_vals,
+      g.keys.data(), g.vals.data(), g.pool.table, g.next.data(), add, mul);
+  check(cudaGetLastError(), "row saxpy numeric (global bin)");
+}
+
+// C = A * B (unmasked) in row form. The bins are independent: each runs on
+// its own side stream.
 template <class TC, class TA, class TB, class Add, class Mul>
 device_row_matrix<TC> product(const device_row_matrix<TA>& A, const device_row_matrix<TB>& B, const Add& add,
-                              const Mul& mul, bool* overflow, stream_t s) {
+                              const Mul& mul, stream_t s) {
   const csr_ref a = ref(A), b = ref(B);
   row_plan p = plan(a, b, s);
   device_row_matrix<TC> C;
-  *overflow = p.overflow;
-  if (p.overflow) return C;
   C.nrows = A.nrows;
   C.ncols = B.ncols;
   C.nnz = p.nnz;
@@ -326,14 +578,26 @@ device_row_matrix<TC> product(const device_row_matrix<TA>& A, const device_row_m
   C.values = device_buffer<TC>(p.nnz, s);
   const TA* av = A.values.data();
   const TB* bv = B.values.data();
-  launch_numeric_bin<64, 8>(p, 0, a, av, b, bv, C.col.data(), C.values.data(), add, mul, s);
-  launch_numeric_bin<128, 16>(p, 1, a, av, b, bv, C.col.data(), C.values.data(), add, mul, s);
-  launch_numeric_bin<256, 32>(p, 2, a, av, b, bv, C.col.data(), C.values.data(), add, mul, s);
-  launch_numeric_bin<512, 64>(p, 3, a, av, b, bv, C.col.data(), C.values.data(), add, mul, s);
-  launch_numeric_bin<1024, 128>(p, 4, a, av, b, bv, C.col.data(), C.values.data(), add, mul, s);
-  launch_numeric_bin<2048, 256>(p, 5, a, av, b, bv, C.col.data(), C.values.data(), add, mul, s);
-  launch_numeric_bin<4096, 512>(p, 6, a, av, b, bv, C.col.data(), C.values.data(), add, mul, s);
-  launch_numeric_bin<8192, 1024>(p, 7, a, av, b, bv, C.col.data(), C.values.data(), add, mul, s);
+  std::int32_t* cc = C.col.data();
+  TC* cv = C.values.data();
+  global_tables<table_slot_t<TC, Add>> g(p, b.ncols, s);
+  {
+    // One side stream for each bin with rows (none where one bin has them all).
+    int busy = 0;
+    for (int x = 0; x < kNumBins; ++x) busy += p.count[x] ? 1 : 0;
+    const fan_out fan(s, busy);
+    int next = 0;
+    const auto side = [&](int x) { return p.count[x] ? fan[next++] : s; };
+    launch_numeric_global(p, g, a, av, b, bv, cc, cv, add, mul, side(kBins));  // the longest, first
+    launch_numeric_bin<8192, 1024>(p, 7, a, av, b, bv, cc, cv, add, mul, side(7));
+    launch_numeric_bin<4096, 512>(p, 6, a, av, b, bv, cc, cv, add, mul, side(6));
+    launch_numeric_bin<2048, 256>(p, 5, a, av, b, bv, cc, cv, add, mul, side(5));
+    launch_numeric_bin<1024, 128>(p, 4, a, av, b, bv, cc, cv, add, mul, side(4));
+    launch_numeric_bin<512, 64>(p, 3, a, av, b, bv, cc, cv, add, mul, side(3));
+    launch_numeric_bin<256, 32>(p, 2, a, av, b, bv, cc, cv, add, mul, side(2));
+    launch_numeric_bin<128, 16>(p, 1, a, av, b, bv, cc, cv, add, mul, side(1));
+    launch_numeric_bin<64, 8>(p, 0, a, av, b, bv, cc, cv, add, mul, side(0));
+  }
   C.row_ptr = std::move(p.row_ptr);
   return C;
 }
