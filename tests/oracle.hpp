@@ -225,6 +225,10 @@ template <class T>
 tgb::Matrix<T> on_device(tgb::Matrix<T> m) {
   return on(std::move(m), tgb::backend::cuda);
 }
+template <class T>
+tgb::Matrix<T> on_host(tgb::Matrix<T> m) {
+  return on(std::move(m), tgb::backend::host);
+}
 
 // An n x n matrix of values that differ as doubles and agree once cast to
 // bool or an integer (2.0 and 7.0, 0.5 and 0.25), both signs, zeros: for

@@ -128,7 +128,7 @@ __global__ void __launch_bounds__(bin_shape<TSIZE, G>::block)
 // products (k_products left them in nnz[i]) or B's columns if fewer.
 __global__ void __launch_bounds__(kHubThreads)
     k_symbolic_global(const index_t* list, offset_t n, csr_ref A, csr_ref B, int team_log, offset_t* nnz,
-                      std::int32_t* pool, offset_t slot, unsigned long long* next) {
+                      std::int32_t* pool, offset_t slot, bool dense_ok, unsigned long long* next) {
   __shared__ index_t row;
   __shared__ int count;
   __shared__ offset_t long_e[kLongQueue];
@@ -147,8 +147,8 @@ __global__ void __launch_bounds__(kHubThreads)
     const index_t i = row;
     if (i < 0) return;
     const offset_t most = nnz[i] < offset_t(B.ncols) ? nnz[i] : offset_t(B.ncols);
-    const bool dense = hub_dense(most, B.ncols);
-    const int tsize = int(hub_table(most, B.ncols));
+    const bool dense = hub_dense(most, B.ncols, dense_ok);
+    const int tsize = int(hub_table(most, B.ncols, dense_ok));
     for (int x = lane; x < tsize; x += kHubThreads) keys[x] = kEmpty;
     __syncthreads();  // nnz[i] read, the table cleared
     for_products<kHubThreads>(
@@ -212,12 +212,14 @@ hub_pool hub_pool_for(offset_t most, index_t ncols, offset_t rows, std::size_t s
     throw not_implemented("tgb: mxm's row saxpy takes rows of at most 2^29 entries; this one has " +
                           std::to_string(most));
   hub_pool h;
-  h.table = hub_table(most, ncols);
   int dev = 0, sms = 1;
   check(cudaGetDevice(&dev), "row saxpy");
   check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev), "row saxpy");
+  const offset_t one_per_sm = rows < offset_t(sms) ? rows : offset_t(sms);
+  h.dense_ok = std::size_t(ncols) * slot_bytes * std::size_t(one_per_sm) <= kHubPoolBytes;
+  h.table = hub_table(most, ncols, h.dense_ok);
   const std::size_t per = std::size_t(h.table) * slot_bytes;
-  offset_t b = offset_t(4) * sms;  // four blocks of kHubThreads fill an SM
+  offset_t b = offset_t(kHubBlocksPerSm) * sms;
   if (b > rows) b = rows;
   const offset_t fit = offset_t(kHubPoolBytes / per);
   if (b > fit) b = fit;
@@ -280,7 +282,7 @@ row_plan plan(const csr_ref& A, const csr_ref& B, stream_t s) {
     if (sym[kBins]) {
       k_symbolic_global<<<pool.blocks, kHubThreads, 0, native(side(kBins))>>>(L + first[kBins], offset_t(sym[kBins]), A,
                                                                           B, tl, z, tables.data(), pool.table,
-                                                                          status.data() + kNext);
+                                                                          pool.dense_ok, status.data() + kNext);
       check(cudaGetLastError(), "row saxpy symbolic (global bin)");
     }
     launch_symbolic<8192, 1024>(L + first[7], offset_t(sym[7]), A, B, tl, z, side(7));

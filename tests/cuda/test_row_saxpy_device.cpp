@@ -17,11 +17,7 @@ using namespace tgb;
 
 namespace {
 
-template <class T>
-Matrix<T> on_host(Matrix<T> m) {
-  m.to(backend::host);
-  return m;
-}
+using oracle::on_host;
 
 std::array<long long, 9> sym_hits{};
 std::array<long long, 9> num_hits{};
@@ -156,20 +152,55 @@ TEST_CASE("row saxpy: rows past 4,096 entries take the global bin", "[cuda][mxm]
                                                       rows_with<std::int64_t>(3, 40, 2500, adeg),
                                                       rows_with<std::int64_t>(2, 2500, 40000, bdeg), true);
   });
-  // 200,000 columns: the hub rows' tables are hash tables (columns more than
-  // 16 times the entries) and the sort orders them; above, with 40,000
-  // columns, they were dense.
-  const auto Bwide = rows_with<double>(7, 2500, 200000, bdeg);
+  // 1,000,000 columns: hash tables in both passes (dense needs the columns at
+  // most 16 times a row's bound, and no row here has 62,500 entries), so the
+  // bitonic sort orders them. Above, with 40,000 columns, every hub row's
+  // tables were dense (16 x 4,097 > 40,000).
+  const auto Bwide = rows_with<double>(7, 2500, 1000000, bdeg);
   hub([&] { compare<double, double, double>(rng, plus_times, plus{}, rows_with<double>(3, 40, 2500, adeg), Bwide, false); });
   hub([&] {
     compare<std::int32_t, std::int32_t, std::int32_t>(rng, any_second, second{}, rows_with<std::int32_t>(3, 40, 2500, adeg),
-                                                      rows_with<std::int32_t>(7, 2500, 200000, bdeg), false);
+                                                      rows_with<std::int32_t>(7, 2500, 1000000, bdeg), false);
   });
   hub([&] {
     compare<double, double, double>(rng, max_min, max{}, rows_with<double>(3, 40, 2500, adeg), Bwide, true);
   });
-  // op(A) = A': the four rows of A' hold some 1,700 entries each.
+  // op(A) = A': the four rows of A' hold some 1,300 distinct columns each.
   hub([&] { compare<double, double, double>(rng, plus_times, plus{}, rows_with<double>(5, 2500, 4, {3}), B, false, true); });
+}
+
+TEST_CASE("row saxpy: long rows of B are walked by the whole block", "[cuda][mxm][rowsaxpy]") {
+  std::mt19937_64 rng(3004);
+  // Every tenth row of B holds 1,500 entries, the rest 4 (B's mean about 150:
+  // teams of 32 lanes, and a row of 1,500 is long for every block-wide
+  // group). A's rows of 5,000 entries meet some 340 long rows, past the
+  // queue's 256 places (the rest walked by their teams) and fill the global
+  // bin; its rows of 1 and 3 entries that meet a long row land in the 2,048-
+  // and 4,096-product bins, whose rows also have the whole block. The values
+  // go through the hardware atomics in shared and global memory: fp64 and
+  // int32 plus, int64 min, bool lor.
+  const std::vector<int> skew{4, 4, 4, 4, 4, 4, 4, 4, 4, 1500}, adeg{5000, 3, 1};
+  const auto hub = [&](auto&& run) {
+    const long long before = num_hits[8];
+    run();
+    CHECK(num_hits[8] > before);
+  };
+  hub([&] {
+    compare<double, double, double>(rng, plus_times, plus{}, rows_with<double>(11, 40, 6000, adeg),
+                                    rows_with<double>(12, 6000, 20000, skew), false);
+  });
+  hub([&] {
+    compare<std::int32_t, std::int32_t, std::int32_t>(rng, plus_times, plus{}, rows_with<std::int32_t>(11, 40, 6000, adeg),
+                                                      rows_with<std::int32_t>(12, 6000, 20000, skew), false);
+  });
+  hub([&] {
+    compare<std::int64_t, std::int64_t, std::int64_t>(rng, min_plus, min{}, rows_with<std::int64_t>(11, 40, 6000, adeg),
+                                                      rows_with<std::int64_t>(12, 6000, 20000, skew), false);
+  });
+  hub([&] {
+    compare<bool, bool, bool>(rng, lor_land, lor{}, rows_with<bool>(11, 40, 6000, adeg),
+                              rows_with<bool>(12, 6000, 20000, skew), false);
+  });
 }
 
 TEST_CASE("row saxpy: transposes, sizes around one tile, empty rows and products", "[cuda][mxm][rowsaxpy][sanitize]") {

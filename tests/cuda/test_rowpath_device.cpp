@@ -17,11 +17,7 @@ using namespace tgb;
 
 namespace {
 
-template <class T>
-Matrix<T> on_host(Matrix<T> m) {
-  m.to(backend::host);
-  return m;
-}
+using oracle::on_host;
 
 // Tuning modes: which bins the rows may take (every tile row is routed to
 // the row path whatever its tiles, even in small products).

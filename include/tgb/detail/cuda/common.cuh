@@ -55,6 +55,7 @@ class fan_out {
   stream_t s_;
   int n_ = 1;
   bool forked_ = false;
+  void* set_ = nullptr;  // the streams and events forked (runtime.cu)
   stream_t side_[kMax] = {};
 };
 

@@ -379,14 +379,19 @@ device_result<TC> mxm(device_operand<TC> C, const mask_arg& M_in, int accum_code
   const mxm_method method = device_method(M, A, B, how, s);
   if (method == mxm_method::row_saxpy && !M.pat && fits) {
     device_row_matrix<TC> T;
-    {
+    bool done = false;
+    try {
       const rows_operand<TA> a(A, how.transpose_a, s);
       const rows_operand<TB> b(B, how.transpose_b, s);
       phase(s, "row saxpy: operands");
       T = rows::product<TC>(*a, *b, sr.add, sr.mul, s);
       phase(s, "row saxpy");
+      done = true;
+    } catch (const not_implemented&) {
+      // A row past 2^29 entries, or a GPU whose blocks lack the largest
+      // bin's shared memory: the planner takes the product.
     }
-    return finish_rows(C, M, accum_code, replace, std::move(T), s);
+    if (done) return finish_rows(C, M, accum_code, replace, std::move(T), s);
   }
   device_tile_matrix<TC> T;
   {  // the operands' transposes and the plan's buffers go before the write-back

@@ -92,12 +92,15 @@ constexpr int ilog2(int x) { return x <= 1 ? 0 : 1 + ilog2(x >> 1); }
 
 // A hub row's table (global memory), for a row of at most `most` entries:
 // dense (the slot of column j is j, and the table's order is column order)
-// where B's columns are at most 16 times `most`, else a hash table of the
-// power of two at or above 2 * most (at least 64) slots. Either way the size
-// grows with `most`, so a pool's tables are sized by its largest row.
-__host__ __device__ inline bool hub_dense(offset_t most, index_t ncols) { return offset_t(ncols) <= 16 * most; }
-__host__ __device__ inline offset_t hub_table(offset_t most, index_t ncols) {
-  if (hub_dense(most, ncols)) return offset_t(ncols);
+// where the pool allows dense tables and B's columns are at most 16 times
+// `most`, else a hash table of the power of two at or above 2 * most (at
+// least 64) slots. Either way the size grows with `most`, so a pool's tables
+// are sized by its largest row.
+__host__ __device__ inline bool hub_dense(offset_t most, index_t ncols, bool dense_ok) {
+  return dense_ok && offset_t(ncols) <= 16 * most;
+}
+__host__ __device__ inline offset_t hub_table(offset_t most, index_t ncols, bool dense_ok) {
+  if (hub_dense(most, ncols, dense_ok)) return offset_t(ncols);
   offset_t t = 64;
   while (t < 2 * most) t <<= 1;
   return t;
@@ -105,12 +108,17 @@ __host__ __device__ inline offset_t hub_table(offset_t most, index_t ncols) {
 
 // A global bin's pool for `rows` rows of at most `most` entries: tables of
 // hub_table(most) slots (slot_bytes a slot); blocks = how many tables (and
-// blocks) the pool bound allows.
+// blocks) the pool bound allows. Dense tables are allowed where one for
+// every SM fits the bound (a graph of millions of columns keeps hash tables
+// rather than running its hub rows on a few blocks).
 struct hub_pool {
   offset_t table = 0;
   unsigned blocks = 0;
+  bool dense_ok = false;
 };
 hub_pool hub_pool_for(offset_t most, index_t ncols, offset_t rows, std::size_t slot_bytes);
+// The global bins' block count per SM (four blocks of kHubThreads fill one).
+inline constexpr int kHubBlocksPerSm = 4;
 
 // ---- device helpers shared by the two passes ------------------------------
 __device__ inline unsigned slot_of(std::int32_t j, int tsize) {
@@ -229,14 +237,16 @@ __device__ inline void fold_cas(slot_t<TC>* p, const TC& v, const Add& add) {
 }
 
 // *p = add(*p, v): the hardware's atomics where the monoid and type have one
-// (plus on numbers, min and max on integers, lor and land on bool: a hub
-// column that every lane hits costs one atomic a product, not a retry loop),
-// else compare-and-swap on the value's bits.
+// (plus on fp64, int32 and int64, min and max on integers, lor and land on
+// bool: a hub column that every lane hits costs one atomic a product, not a
+// retry loop), else compare-and-swap on the value's bits. Not fp32 plus:
+// atom.add.f32 on global memory flushes subnormals to zero (PTX ISA), which
+// the host and the shared-memory bins do not.
 template <class TC, class Add>
 __device__ inline void fold(slot_t<TC>* p, const TC& v, const Add& add) {
   constexpr bool plus = std::is_same_v<Add, plus_monoid>, mn = std::is_same_v<Add, min_monoid>,
                  mx = std::is_same_v<Add, max_monoid>;
-  if constexpr (plus && (std::is_same_v<TC, double> || std::is_same_v<TC, float> || std::is_same_v<TC, std::int32_t>)) {
+  if constexpr (plus && (std::is_same_v<TC, double> || std::is_same_v<TC, std::int32_t>)) {
     atomicAdd(reinterpret_cast<TC*>(p), v);
   } else if constexpr (plus && std::is_same_v<TC, std::int64_t>) {
     atomicAdd(p, static_cast<unsigned long long>(v));  // two's complement: wraps as the host's sum does
@@ -434,7 +444,7 @@ template <class TC, class TA, class TB, class Add, class Mul>
 __global__ void __launch_bounds__(kHubThreads)
     k_numeric_global(const index_t* list, offset_t n, csr_ref A, const TA* a_vals, csr_ref B, const TB* b_vals,
                      int team_log, const offset_t* c_row_ptr, std::int32_t* c_col, TC* c_vals,
-                     std::int32_t* pool_keys, table_slot_t<TC, Add>* pool_vals, offset_t slot,
+                     std::int32_t* pool_keys, table_slot_t<TC, Add>* pool_vals, offset_t slot, bool dense_ok,
                      unsigned long long* next, Add add, Mul mul) {
   using S = table_slot_t<TC, Add>;
   using scan_t = cub::BlockScan<int, kHubThreads>;
@@ -462,8 +472,8 @@ __global__ void __launch_bounds__(kHubThreads)
     if (i < 0) return;
     const offset_t base = c_row_ptr[i];
     const int len = int(c_row_ptr[i + 1] - base);
-    const bool dense = hub_dense(len, B.ncols);
-    const int tsize = int(hub_table(len, B.ncols));
+    const bool dense = hub_dense(len, B.ncols, dense_ok);
+    const int tsize = int(hub_table(len, B.ncols, dense_ok));
     for (int x = lane; x < tsize; x += kHubThreads) {
       keys[x] = kEmpty;
       vals[x] = zero;
@@ -516,14 +526,16 @@ void launch_numeric_bin(const row_plan& p, int b, const csr_ref& A, const TA* av
   using shape = bin_shape<TSIZE, G>;
   auto kernel = k_numeric<TSIZE, G, TC, TA, TB, Add, Mul>;
   constexpr std::size_t bytes = numeric_smem<TSIZE, G, TC, Add>();
-  // Past 48 KB of shared memory (dynamic plus the kernel's own counters) a
-  // block must opt in.
-  if (bytes + 1024 > 48 * 1024) {
+  // Past 48 KB of shared memory (dynamic plus the kernel's own) a block must
+  // opt in.
+  cudaFuncAttributes attr{};
+  check(cudaFuncGetAttributes(&attr, kernel), "row saxpy");
+  if (bytes + attr.sharedSizeBytes > 48 * 1024) {
     int dev = 0, limit = 0;
     check(cudaGetDevice(&dev), "row saxpy");
     check(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev), "row saxpy");
-    if (bytes > std::size_t(limit))
-      throw not_implemented("tgb: mxm's row saxpy needs " + std::to_string(bytes) +
+    if (bytes + attr.sharedSizeBytes > std::size_t(limit))
+      throw not_implemented("tgb: mxm's row saxpy needs " + std::to_string(bytes + attr.sharedSizeBytes) +
                             " bytes of shared memory per block; this GPU gives " + std::to_string(limit));
     check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)), "row saxpy");
   }
@@ -559,7 +571,7 @@ void launch_numeric_global(const row_plan& p, global_tables<table_slot_t<TC, Add
   const int team_log = p.team_log < ilog2(kHubThreads) ? p.team_log : ilog2(kHubThreads);
   k_numeric_global<TC, TA, TB, Add, Mul><<<g.pool.blocks, kHubThreads, 0, native(s)>>>(
       p.list.data() + p.first[kBins], p.count[kBins], A, av, B, bv, team_log, p.row_ptr.data(), c_col, c_vals,
-      g.keys.data(), g.vals.data(), g.pool.table, g.next.data(), add, mul);
+      g.keys.data(), g.vals.data(), g.pool.table, g.pool.dense_ok, g.next.data(), add, mul);
   check(cudaGetLastError(), "row saxpy numeric (global bin)");
 }
 
