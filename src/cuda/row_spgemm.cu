@@ -137,14 +137,8 @@ __global__ void __launch_bounds__(kHubThreads)
   std::int32_t* keys = pool + offset_t(blockIdx.x) * slot;
   const int lane = int(threadIdx.x);
   for (;;) {
-    if (lane == 0) {
-      const unsigned long long u = atomicAdd(next, 1ull);
-      row = u < (unsigned long long)n ? list[u] : -1;
-      count = 0;
-      long_n = 0;
-    }
-    __syncthreads();
-    const index_t i = row;
+    if (lane == 0) count = 0;
+    const index_t i = next_hub_row(next, list, n, &row, lq);
     if (i < 0) return;
     const offset_t most = nnz[i] < offset_t(B.ncols) ? nnz[i] : offset_t(B.ncols);
     const bool dense = hub_dense(most, B.ncols, dense_ok);

@@ -165,6 +165,20 @@ struct long_queue {
   int* n;
 };
 
+// A global bin's next row for this block (thread 0 takes it from *next into
+// the block's shared *row; -1: none left), with the block's long-row queue
+// emptied. Every thread calls it; it synchronizes the block.
+__device__ inline index_t next_hub_row(unsigned long long* next, const index_t* list, offset_t n, index_t* row,
+                                       const long_queue& lq) {
+  if (threadIdx.x == 0) {
+    const unsigned long long u = atomicAdd(next, 1ull);
+    *row = u < (unsigned long long)n ? list[u] : -1;
+    *lq.n = 0;
+  }
+  __syncthreads();
+  return *row;
+}
+
 // Calls f(j, e, q) for every product of row i (e: A's entry, q: B's), the
 // lanes of a group split into teams of 1 << team_log. With a queue (the
 // group is the block, and every thread calls this), a B row of at least
@@ -461,14 +475,8 @@ __global__ void __launch_bounds__(kHubThreads)
   else zero = to_slot<TC>(add.template identity<TC>());
   const int lane = int(threadIdx.x);
   for (;;) {
-    if (lane == 0) {
-      const unsigned long long u = atomicAdd(next, 1ull);
-      row = u < (unsigned long long)n ? list[u] : -1;
-      placed = 0;
-      long_n = 0;
-    }
-    __syncthreads();
-    const index_t i = row;
+    if (lane == 0) placed = 0;
+    const index_t i = next_hub_row(next, list, n, &row, lq);
     if (i < 0) return;
     const offset_t base = c_row_ptr[i];
     const int len = int(c_row_ptr[i + 1] - base);
