@@ -1,6 +1,7 @@
 // Row saxpy on the device (row_spgemm.cuh) against the host backend: every
-// symbolic and numeric bin, the global bin's hub rows (thousands of entries,
-// tables pooled and reused by a block), the predefined semiring families and a user-defined one,
+// symbolic and numeric bin, the hub rows (thousands of entries) in both hub
+// bins (global tables pooled and reused by a block; shared-memory windows,
+// several a row), the predefined semiring families and a user-defined one,
 // transposes and accumulators, and the device row form it leaves in C read
 // back by the other operations. Values are small integers, so every sum is
 // exact in every type: patterns and values must equal the host's.
@@ -19,12 +20,14 @@ namespace {
 
 using oracle::on_host;
 
-std::array<long long, 9> sym_hits{};
-std::array<long long, 9> num_hits{};
+constexpr int kGlobal = 8, kWindow = 9;  // the hub bins (row_spgemm.cuh)
+std::array<long long, 10> sym_hits{};
+std::array<long long, 10> num_hits{};
 
-detail::mxm_policy saxpy_policy() {
+detail::mxm_policy saxpy_policy(std::size_t window_bytes = 0) {
   detail::mxm_policy p;
   p.method = detail::mxm_method::row_saxpy;
+  p.hub_window_bytes = window_bytes;
   return p;
 }
 
@@ -55,7 +58,7 @@ Matrix<T> rows_with(std::uint64_t seed, index_t m, index_t n, const std::vector<
 // by row saxpy, on the device.
 template <class TC, class TA, class TB, class SR, class Acc>
 void compare(std::mt19937_64& rng, const SR& sr, const Acc& acc, const Matrix<TA>& A, const Matrix<TB>& B,
-             bool accum, bool ta = false, bool tb = false) {
+             bool accum, bool ta = false, bool tb = false, std::size_t window_bytes = 0) {
   const index_t m = ta ? A.ncols() : A.nrows(), n = tb ? B.nrows() : B.ncols();
   const auto C0 = oracle::random_matrix<TC>(rng, m, n, 0.05);
   descriptor d;
@@ -66,15 +69,15 @@ void compare(std::mt19937_64& rng, const SR& sr, const Acc& acc, const Matrix<TA
   else mxm(host, no_mask, no_accum, sr, A, B, d);
   Matrix<TC> dev = oracle::on_device(C0);
   const long long runs = detail::cuda::last_row_saxpy_stats().runs;
-  const detail::mxm_policy pol = saxpy_policy();
+  const detail::mxm_policy pol = saxpy_policy(window_bytes);
   if (accum) detail::mxm_cuda(dev, no_mask, acc, sr, oracle::on_device(A), oracle::on_device(B), d, pol);
   else detail::mxm_cuda(dev, no_mask, no_accum, sr, oracle::on_device(A), oracle::on_device(B), d, pol);
   const auto& st = detail::cuda::last_row_saxpy_stats();
   INFO("A " << A.nrows() << "x" << A.ncols() << " nnz " << A.nvals() << ", B nnz " << B.nvals() << ", accum " << accum
             << ", ta " << ta << ", tb " << tb);
   REQUIRE(st.runs == runs + 1);  // row saxpy planned this product
-  for (int b = 0; b < 9; ++b) sym_hits[std::size_t(b)] += st.symbolic[b];
-  for (int b = 0; b < 9; ++b) num_hits[std::size_t(b)] += st.numeric[b];
+  for (int b = 0; b < 10; ++b) sym_hits[std::size_t(b)] += st.symbolic[b];
+  for (int b = 0; b < 10; ++b) num_hits[std::size_t(b)] += st.numeric[b];
   REQUIRE(dev.location() == backend::cuda);
   // An unaccumulated product stays in rows; an accumulated one is tiles.
   CHECK(dev.form() == (accum ? storage_form::tiles : storage_form::rows));
@@ -109,64 +112,97 @@ TEST_CASE("row saxpy: every bin equals host, every semiring family", "[cuda][mxm
   compare<bool, bool, bool>(rng, lor_land, lor{}, Ab, Bb, false);
   compare<bool, bool, bool>(rng, any_pair, lor{}, Ab, Bb, true);
   compare<std::int64_t, bool, bool>(rng, plus_pair, plus{}, Ab, Bb, false);
-  for (int b = 0; b < 9; ++b) {
+  for (int b = 0; b < 8; ++b) {
     INFO("symbolic bin " << b);
     CHECK(sym_hits[std::size_t(b)] > 0);
   }
+  CHECK(sym_hits[kGlobal] + sym_hits[kWindow] > 0);
   for (int b = 0; b < 8; ++b) {
     INFO("numeric bin " << b);
     CHECK(num_hits[std::size_t(b)] > 0);
   }
 }
 
-TEST_CASE("row saxpy: rows past 4,096 entries take the global bin", "[cuda][mxm][rowsaxpy]") {
+TEST_CASE("row saxpy: rows past 4,096 entries take the hub bins", "[cuda][mxm][rowsaxpy]") {
   std::mt19937_64 rng(3002);
   // A's rows of 2,000 and 9,000 entries (some 1,300 and 2,500 distinct
   // columns) times B's rows of about 6 over 40,000 columns: some 7,000 and
   // 13,000 entries; rows of 1 between them, so a block takes hub rows of
-  // several sizes in turn and reuses its table.
+  // several sizes in turn and reuses its table or window.
   const std::vector<int> adeg{2000, 1, 0, 9000, 40};
   const std::vector<int> bdeg{1, 3, 6, 14};
-  // Each product must put rows in the global bin.
-  const auto hub = [&](auto&& run) {
-    const long long before = num_hits[8];
-    run();
-    CHECK(num_hits[8] > before);
+  const auto sym0 = sym_hits, num0 = num_hits;
+  const auto grew = [](const std::array<long long, 10>& now, const std::array<long long, 10>& before, int b) {
+    return now[std::size_t(b)] > before[std::size_t(b)];
   };
+  // Each product must put rows in a hub bin of each pass; `where` says which.
+  const auto hub = [&](int sym_bin, int num_bin, auto&& run) {
+    const auto s0 = sym_hits, n0 = num_hits;
+    run();
+    CHECK(grew(sym_hits, s0, sym_bin));
+    CHECK(grew(num_hits, n0, num_bin));
+  };
+  // 40,000 columns: windows in both passes (the numeric pass's of about
+  // 12,000 fp64 or 20,000 int32 columns on an H100: several a row).
   const auto B = rows_with<double>(2, 2500, 40000, bdeg);
-  hub([&] { compare<double, double, double>(rng, plus_times, plus{}, rows_with<double>(3, 40, 2500, adeg), B, false); });
-  hub([&] {
+  hub(kWindow, kWindow, [&] {
+    compare<double, double, double>(rng, plus_times, plus{}, rows_with<double>(3, 40, 2500, adeg), B, false);
+  });
+  hub(kWindow, kWindow, [&] {
     compare<float, float, float>(rng, min_plus, min{}, rows_with<float>(3, 40, 2500, adeg),
                                  rows_with<float>(2, 2500, 40000, bdeg), false);
   });
-  hub([&] {
+  hub(kWindow, kWindow, [&] {
     compare<std::int32_t, std::int32_t, std::int32_t>(rng, any_second, second{}, rows_with<std::int32_t>(3, 40, 2500, adeg),
                                                       rows_with<std::int32_t>(2, 2500, 40000, bdeg), false);
   });
-  hub([&] {
+  hub(kWindow, kWindow, [&] {
     compare<std::int64_t, bool, bool>(rng, plus_pair, plus{}, rows_with<bool>(3, 40, 2500, adeg),
                                       rows_with<bool>(2, 2500, 40000, bdeg), false);
   });
-  hub([&] {
+  hub(kWindow, kWindow, [&] {
     compare<std::int64_t, std::int64_t, std::int64_t>(rng, rowpath_test::bor_skew, plus{},
                                                       rows_with<std::int64_t>(3, 40, 2500, adeg),
                                                       rows_with<std::int64_t>(2, 2500, 40000, bdeg), true);
   });
-  // 1,000,000 columns: hash tables in both passes (dense needs the columns at
-  // most 16 times a row's bound, and no row here has 62,500 entries), so the
-  // bitonic sort orders them. Above, with 40,000 columns, every hub row's
-  // tables were dense (16 x 4,097 > 40,000).
+  // 1,000,000 columns: the numeric pass's windows would be some 80 walks of
+  // A's row, so its rows take global hash tables (dense needs the columns at
+  // most 16 times a row's bound), ordered by the bitonic sort; the symbolic
+  // bitmap takes two windows a row.
   const auto Bwide = rows_with<double>(7, 2500, 1000000, bdeg);
-  hub([&] { compare<double, double, double>(rng, plus_times, plus{}, rows_with<double>(3, 40, 2500, adeg), Bwide, false); });
-  hub([&] {
+  hub(kWindow, kGlobal, [&] {
+    compare<double, double, double>(rng, plus_times, plus{}, rows_with<double>(3, 40, 2500, adeg), Bwide, false);
+  });
+  hub(kWindow, kGlobal, [&] {
     compare<std::int32_t, std::int32_t, std::int32_t>(rng, any_second, second{}, rows_with<std::int32_t>(3, 40, 2500, adeg),
                                                       rows_with<std::int32_t>(7, 2500, 1000000, bdeg), false);
   });
-  hub([&] {
+  hub(kWindow, kGlobal, [&] {
     compare<double, double, double>(rng, max_min, max{}, rows_with<double>(3, 40, 2500, adeg), Bwide, true);
   });
+  // Windows of 20 KB (mxm_policy::hub_window_bytes): A's rows of some 7,200
+  // distinct columns times B's rows of one entry over 1,000,000 columns make
+  // a hub row's products no more than A's row, so seven bitmap windows cost
+  // too many walks: global tables in both passes. With 40,000 columns and A's rows of 3,000 (some 28,000 entries)
+  // the bitmap is one window and the numeric windows (2,048 fp64 columns)
+  // twenty a row.
+  hub(kGlobal, kGlobal, [&] {
+    compare<double, double, double>(rng, plus_times, plus{}, rows_with<double>(3, 40, 20000, {9000, 1}),
+                                    rows_with<double>(8, 20000, 1000000, {1}), false, false, false, 20 * 1024);
+  });
+  hub(kWindow, kWindow, [&] {
+    compare<double, double, double>(rng, plus_times, plus{}, rows_with<double>(3, 40, 2500, {3000, 1}),
+                                    rows_with<double>(2, 2500, 40000, {14, 20}), false, false, false, 20 * 1024);
+  });
   // op(A) = A': the four rows of A' hold some 1,300 distinct columns each.
-  hub([&] { compare<double, double, double>(rng, plus_times, plus{}, rows_with<double>(5, 2500, 4, {3}), B, false, true); });
+  hub(kWindow, kWindow, [&] {
+    compare<double, double, double>(rng, plus_times, plus{}, rows_with<double>(5, 2500, 4, {3}), B, false, true);
+  });
+  for (int b : {kGlobal, kWindow}) {
+    INFO("hub bin " << b);
+    CHECK(grew(sym_hits, sym0, b));
+    CHECK(grew(num_hits, num0, b));
+  }
 }
 
 TEST_CASE("row saxpy: long rows of B are walked by the whole block", "[cuda][mxm][rowsaxpy]") {
@@ -181,9 +217,9 @@ TEST_CASE("row saxpy: long rows of B are walked by the whole block", "[cuda][mxm
   // int32 plus, int64 min, bool lor.
   const std::vector<int> skew{4, 4, 4, 4, 4, 4, 4, 4, 4, 1500}, adeg{5000, 3, 1};
   const auto hub = [&](auto&& run) {
-    const long long before = num_hits[8];
+    const long long before = num_hits[kGlobal] + num_hits[kWindow];
     run();
-    CHECK(num_hits[8] > before);
+    CHECK(num_hits[kGlobal] + num_hits[kWindow] > before);
   };
   hub([&] {
     compare<double, double, double>(rng, plus_times, plus{}, rows_with<double>(11, 40, 6000, adeg),

@@ -3,6 +3,8 @@
 // its own data and asks choose_method.
 #pragma once
 
+#include <cstddef>
+
 namespace tgb::detail {
 
 // The methods. Tests and callers force one through mxm_policy::method.
@@ -43,6 +45,10 @@ struct mxm_policy {
   // Host row saxpy: rows whose bound on entries times this reaches the
   // column count use the dense accumulator instead of the hash table.
   double dense_row_ratio = 16.0;
+  // Device row saxpy: shared memory for a hub row's window of columns (bytes;
+  // 0: what lets two blocks share an SM). Tests make it small to reach many
+  // windows a row.
+  std::size_t hub_window_bytes = 0;
 };
 
 // What the rule reads. products: sum over k of (column k of op(A)) times

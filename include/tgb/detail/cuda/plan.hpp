@@ -111,11 +111,11 @@ struct product_stats {
 };
 product_stats& last_product_stats();
 // What the last row saxpy (row_spgemm.cuh) of this thread did, for tests:
-// rows per symbolic bin (8 shared bins, then the hub rows counted in global
-// memory) and per numeric bin (8 shared, then the global bin).
+// rows per symbolic and per numeric bin (8 shared bins, then the hub rows in
+// global-memory tables, then the hub rows in shared-memory windows).
 struct row_saxpy_stats {
-  long long symbolic[9] = {};
-  long long numeric[9] = {};
+  long long symbolic[10] = {};
+  long long numeric[10] = {};
   long long runs = 0;  // row saxpy plans made in this process
 };
 row_saxpy_stats& last_row_saxpy_stats();

@@ -52,7 +52,9 @@ namespace tgb::detail::cuda::rows {
 
 inline constexpr int kBins = 8;                 // bin b: rows of at most 32 << b products / entries
 inline constexpr int kMaxEntries = 32 << (kBins - 1);  // 4,096
-inline constexpr int kNumBins = kBins + 1;      // numeric: the shared bins, then the global one
+inline constexpr int kGlobalBin = kBins;        // hub rows in global-memory tables
+inline constexpr int kWindowBin = kBins + 1;    // hub rows in shared-memory windows
+inline constexpr int kNumBins = kBins + 2;      // both passes: the shared bins, then the two hub bins
 inline constexpr int kHubThreads = 512;         // threads of a global-bin block
 // The most a global bin's pool of tables takes (fewer blocks past it; at
 // least one table, whatever its size).
@@ -76,17 +78,20 @@ csr_ref ref(const device_row_matrix<T>& m) {
 }
 
 // The symbolic result: C's row pointers and its rows listed by numeric bin
-// (bin b's rows at list[first[b]] .. list[first[b] + count[b]]; bin kBins is
-// the global one, its largest row hub_entries long).
+// (bin b's rows at list[first[b]] .. list[first[b] + count[b]]; the global
+// bin's largest row hub_entries long), and the windows' widths it binned by.
 struct row_plan {
   offset_t nnz = 0;
   offset_t count[kNumBins] = {}, first[kNumBins] = {};
   offset_t hub_entries = 0;
+  offset_t sym_bits = 0, num_cols = 0;  // hub_windows
   int team_log = 0;  // log2 of W (lanes per A entry)
   device_buffer<offset_t> row_ptr;
   device_buffer<index_t> list;
 };
-row_plan plan(const csr_ref& A, const csr_ref& B, stream_t s);
+// slot_bytes: the numeric pass's value slot; window_bytes: the windows'
+// shared memory (mxm_policy::hub_window_bytes; 0: automatic).
+row_plan plan(const csr_ref& A, const csr_ref& B, std::size_t slot_bytes, std::size_t window_bytes, stream_t s);
 
 constexpr int ilog2(int x) { return x <= 1 ? 0 : 1 + ilog2(x >> 1); }
 
@@ -119,6 +124,36 @@ struct hub_pool {
 hub_pool hub_pool_for(offset_t most, index_t ncols, offset_t rows, std::size_t slot_bytes);
 // The global bins' block count per SM (four blocks of kHubThreads fill one).
 inline constexpr int kHubBlocksPerSm = 4;
+
+// Hub rows in shared-memory windows: a hub row whose columns span few
+// windows is folded in shared memory one window of columns at a time (the
+// block walks A's row once a window, cutting each B row to it by binary
+// search) instead of in a global table, where every product is a global
+// atomic and hub columns collide (R-MAT, Slashdot: the global bin was most
+// of the product). A row takes windows where those walks cost little against
+// its entries: windows x (A's row length) <= kWindowWalks x its bound.
+inline constexpr int kWindowWalks = 4;
+__host__ __device__ inline bool window_ok(offset_t a_len, offset_t bound, index_t ncols, offset_t width) {
+  if (width <= 0) return false;
+  const offset_t windows = (offset_t(ncols) + width - 1) / width;
+  return windows * a_len <= kWindowWalks * bound;
+}
+// The windows' widths: the symbolic pass's bitmap (bits, a multiple of
+// kHubThreads words) and the numeric pass's columns (a value slot of
+// slot_bytes and a one-byte flag each; a multiple of 4 kHubThreads), each in
+// at most `bytes` of shared memory (0: what lets two blocks share an SM, less
+// the kernels' own), no wider than B's columns need. 0: no window fits.
+struct hub_windows {
+  offset_t sym_bits = 0, num_cols = 0;
+};
+hub_windows windows_for(index_t ncols, std::size_t slot_bytes, std::size_t bytes);
+// Lets `kernel` take `dynamic` bytes of shared memory (opting in past 48 KB
+// with its own); not_implemented where the GPU has fewer. `what` names the
+// step in errors.
+void allow_shared(const void* kernel, std::size_t dynamic, const char* what);
+// How many blocks of `threads` with `dynamic` bytes of shared memory the GPU
+// holds at once (at most `rows`, at least one).
+unsigned resident_blocks(const void* kernel, int threads, std::size_t dynamic, offset_t rows);
 
 // ---- device helpers shared by the two passes ------------------------------
 __device__ inline unsigned slot_of(std::int32_t j, int tsize) {
@@ -179,15 +214,38 @@ __device__ inline index_t next_hub_row(unsigned long long* next, const index_t* 
   return *row;
 }
 
-// Calls f(j, e, q) for every product of row i (e: A's entry, q: B's), the
-// lanes of a group split into teams of 1 << team_log. With a queue (the
-// group is the block, and every thread calls this), a B row of at least
-// max(G / 8, 4 W) entries is queued instead and walked by all G lanes once
-// the teams are done: on skewed graphs one team would otherwise walk a hub's
-// row of thousands while the others wait (R-MAT's hub rows).
+// Columns [lo, hi) of C's row: a hub row's window (window kernels), or all.
+struct col_window {
+  std::int32_t lo = 0, hi = 0x7FFFFFFF;
+};
+// The first q in [b0, b1) with col[q] >= x (col sorted there).
+__device__ inline offset_t lower_bound(const std::int32_t* col, offset_t b0, offset_t b1, std::int32_t x) {
+  while (b0 < b1) {
+    const offset_t mid = b0 + (b1 - b0) / 2;
+    if (col[mid] < x) b0 = mid + 1;
+    else b1 = mid;
+  }
+  return b0;
+}
+// B's row k cut to the window's columns: [*b0, *b1).
+__device__ inline void clip(const csr_ref& B, std::int32_t k, const col_window& win, offset_t* b0, offset_t* b1) {
+  *b0 = B.row_ptr[k];
+  *b1 = B.row_ptr[k + 1];
+  if (win.lo > 0) *b0 = lower_bound(B.col, *b0, *b1, win.lo);
+  if (win.hi < B.ncols) *b1 = lower_bound(B.col, *b0, *b1, win.hi);
+}
+
+// Calls f(j, e, q) for every product of row i (e: A's entry, q: B's) whose
+// column j is in the window, the lanes of a group split into teams of
+// 1 << team_log (a team's lanes cut B's row to the window together: the same
+// loads). With a queue (the group is the block, and every thread calls
+// this), a B row of at least max(G / 8, 4 W) entries in the window is queued
+// instead and walked by all G lanes once the teams are done: on skewed graphs
+// one team would otherwise walk a hub's row of thousands while the others
+// wait (R-MAT's hub rows).
 template <int G, class F>
 __device__ inline void for_products(const csr_ref& A, const csr_ref& B, index_t i, int lane, int team_log, F&& f,
-                                    const long_queue* lq = nullptr) {
+                                    const long_queue* lq = nullptr, const col_window& win = col_window{}) {
   const int W = 1 << team_log;
   const int teams = G >> team_log;
   const int t = lane >> team_log, w = lane & (W - 1);
@@ -195,7 +253,8 @@ __device__ inline void for_products(const csr_ref& A, const csr_ref& B, index_t 
   const offset_t a1 = A.row_ptr[i + 1];
   for (offset_t e = A.row_ptr[i] + t; e < a1; e += teams) {
     const std::int32_t k = A.col[e];
-    const offset_t b0 = B.row_ptr[k], b1 = B.row_ptr[k + 1];
+    offset_t b0, b1;
+    clip(B, k, win, &b0, &b1);
     if (lq && b1 - b0 >= long_min) {
       // The team's lanes take this branch together (same e): its leader
       // takes a slot for all of them.
@@ -214,9 +273,9 @@ __device__ inline void for_products(const csr_ref& A, const csr_ref& B, index_t 
   const int m = *lq->n < kLongQueue ? *lq->n : kLongQueue;
   for (int x = 0; x < m; ++x) {
     const offset_t e = lq->e[x];
-    const std::int32_t k = A.col[e];
-    const offset_t b1 = B.row_ptr[k + 1];
-    for (offset_t q = B.row_ptr[k] + lane; q < b1; q += G) f(B.col[q], e, q);
+    offset_t b0, b1;
+    clip(B, A.col[e], win, &b0, &b1);
+    for (offset_t q = b0 + lane; q < b1; q += G) f(B.col[q], e, q);
   }
 }
 
@@ -527,6 +586,74 @@ __global__ void __launch_bounds__(kHubThreads)
   }
 }
 
+// The window bin: hub rows one at a time per block, each folded in shared
+// memory one window of `width` columns at a time: a slot and a flag a column
+// (dynamic shared memory: width slots, then width flag bytes). A window's
+// entries reach C in column order at once: each lane takes width / kHubThreads
+// consecutive columns, and a block-wide scan of their counts gives each its
+// place after the row's earlier windows.
+template <class TC, class TA, class TB, class Add, class Mul>
+__global__ void __launch_bounds__(kHubThreads)
+    k_numeric_window(const index_t* list, offset_t n, csr_ref A, const TA* a_vals, csr_ref B, const TB* b_vals,
+                     int team_log, const offset_t* c_row_ptr, std::int32_t* c_col, TC* c_vals, int width,
+                     unsigned long long* next, Add add, Mul mul) {
+  using S = table_slot_t<TC, Add>;
+  using scan_t = cub::BlockScan<int, kHubThreads>;
+  __shared__ typename scan_t::TempStorage scan_tmp;
+  __shared__ index_t row;
+  __shared__ offset_t placed;
+  __shared__ offset_t long_e[kLongQueue];
+  __shared__ int long_n;
+  extern __shared__ __align__(16) unsigned char smem[];
+  S* vals = reinterpret_cast<S*>(smem);
+  std::uint8_t* flag = reinterpret_cast<std::uint8_t*>(vals + width);
+  unsigned* flag_words = reinterpret_cast<unsigned*>(flag);
+  const long_queue lq{long_e, &long_n};
+  S zero;
+  if constexpr (is_any<Add>) zero = ~0ull;
+  else zero = to_slot<TC>(add.template identity<TC>());
+  const int lane = int(threadIdx.x);
+  const int per = width / kHubThreads;  // a lane's columns in the scan (a multiple of 4)
+  for (;;) {
+    if (lane == 0) placed = 0;
+    const index_t i = next_hub_row(next, list, n, &row, lq);
+    if (i < 0) return;
+    const offset_t base = c_row_ptr[i];
+    for (offset_t w0 = 0; w0 < B.ncols; w0 += width) {
+      const std::int32_t lo = std::int32_t(w0), hi = std::int32_t(B.ncols - w0 > width ? w0 + width : B.ncols);
+      for (int x = lane; x < width; x += kHubThreads) vals[x] = zero;
+      for (int x = lane; x < width / 4; x += kHubThreads) flag_words[x] = 0;
+      if (lane == 0) long_n = 0;
+      __syncthreads();
+      for_products<kHubThreads>(
+          A, B, i, lane, team_log,
+          [&](std::int32_t j, offset_t e, offset_t q) {
+            const int x = int(j - lo);
+            if (!flag[x]) atomicOr(flag_words + (x >> 2), 1u << (8 * (x & 3)));  // first touch only
+            if constexpr (is_any<Add>) {
+              atomicMin(vals + x, (unsigned long long)e);
+            } else {
+              fold<TC>(vals + x, static_cast<TC>(mul(static_cast<TC>(a_vals[e]), static_cast<TC>(b_vals[q]))), add);
+            }
+          },
+          &lq, col_window{lo, hi});
+      __syncthreads();
+      const int c0 = lane * per;
+      int mine = 0;
+      for (int x = 0; x < per / 4; ++x) mine += __popc(flag_words[c0 / 4 + x] & 0x01010101u);
+      int at = 0, total = 0;
+      scan_t(scan_tmp).ExclusiveSum(mine, at, total);
+      const offset_t to = base + placed + at;
+      int k = 0;
+      for (int x = c0; x < c0 + per; ++x)
+        if (flag[x]) emit_entry<TC, Add>(lo + x, vals[x], to + k++, A, a_vals, B, b_vals, c_col, c_vals, mul);
+      __syncthreads();  // every lane has read `placed` and its window
+      if (lane == 0) placed += total;
+    }
+    __syncthreads();  // `row` is free for the next row
+  }
+}
+
 template <int TSIZE, int G, class TC, class TA, class TB, class Add, class Mul>
 void launch_numeric_bin(const row_plan& p, int b, const csr_ref& A, const TA* av, const csr_ref& B, const TB* bv,
                         std::int32_t* c_col, TC* c_vals, const Add& add, const Mul& mul, stream_t s) {
@@ -534,19 +661,7 @@ void launch_numeric_bin(const row_plan& p, int b, const csr_ref& A, const TA* av
   using shape = bin_shape<TSIZE, G>;
   auto kernel = k_numeric<TSIZE, G, TC, TA, TB, Add, Mul>;
   constexpr std::size_t bytes = numeric_smem<TSIZE, G, TC, Add>();
-  // Past 48 KB of shared memory (dynamic plus the kernel's own) a block must
-  // opt in.
-  cudaFuncAttributes attr{};
-  check(cudaFuncGetAttributes(&attr, kernel), "row saxpy");
-  if (bytes + attr.sharedSizeBytes > 48 * 1024) {
-    int dev = 0, limit = 0;
-    check(cudaGetDevice(&dev), "row saxpy");
-    check(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev), "row saxpy");
-    if (bytes + attr.sharedSizeBytes > std::size_t(limit))
-      throw not_implemented("tgb: mxm's row saxpy needs " + std::to_string(bytes + attr.sharedSizeBytes) +
-                            " bytes of shared memory per block; this GPU gives " + std::to_string(limit));
-    check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)), "row saxpy");
-  }
+  allow_shared(reinterpret_cast<const void*>(kernel), bytes, "row saxpy");
   const int team_log = p.team_log < ilog2(G) ? p.team_log : ilog2(G);
   const offset_t blocks = (p.count[b] + shape::rows - 1) / shape::rows;
   kernel<<<unsigned(blocks), shape::block, bytes, native(s)>>>(p.list.data() + p.first[b], p.count[b], A, av, B, bv,
@@ -554,7 +669,8 @@ void launch_numeric_bin(const row_plan& p, int b, const csr_ref& A, const TA* av
   check(cudaGetLastError(), "row saxpy numeric");
 }
 
-// The global bin's pool of tables (allocated before the bins fan out).
+// The hub bins' state (allocated before the bins fan out): the global bin's
+// pool of tables, and each hub bin's row counter (global, window).
 template <class S>
 struct global_tables {
   hub_pool pool;
@@ -562,12 +678,13 @@ struct global_tables {
   device_buffer<S> vals;
   device_buffer<unsigned long long> next;
   global_tables(const row_plan& p, index_t ncols, stream_t s) {
-    if (p.count[kBins] == 0) return;
-    pool = hub_pool_for(p.hub_entries, ncols, p.count[kBins], sizeof(std::int32_t) + sizeof(S));
+    if (p.count[kGlobalBin] == 0 && p.count[kWindowBin] == 0) return;
+    next = device_buffer<unsigned long long>(2, s);
+    check(cudaMemsetAsync(next.data(), 0, 2 * sizeof(unsigned long long), native(s)), "row saxpy");
+    if (p.count[kGlobalBin] == 0) return;
+    pool = hub_pool_for(p.hub_entries, ncols, p.count[kGlobalBin], sizeof(std::int32_t) + sizeof(S));
     keys = device_buffer<std::int32_t>(pool.table * pool.blocks, s);
     vals = device_buffer<S>(pool.table * pool.blocks, s);
-    next = device_buffer<unsigned long long>(1, s);
-    check(cudaMemsetAsync(next.data(), 0, sizeof(unsigned long long), native(s)), "row saxpy");
   }
 };
 
@@ -575,21 +692,40 @@ template <class TC, class TA, class TB, class Add, class Mul>
 void launch_numeric_global(const row_plan& p, global_tables<table_slot_t<TC, Add>>& g, const csr_ref& A, const TA* av,
                            const csr_ref& B, const TB* bv, std::int32_t* c_col, TC* c_vals, const Add& add,
                            const Mul& mul, stream_t s) {
-  if (p.count[kBins] == 0) return;
   const int team_log = p.team_log < ilog2(kHubThreads) ? p.team_log : ilog2(kHubThreads);
-  k_numeric_global<TC, TA, TB, Add, Mul><<<g.pool.blocks, kHubThreads, 0, native(s)>>>(
-      p.list.data() + p.first[kBins], p.count[kBins], A, av, B, bv, team_log, p.row_ptr.data(), c_col, c_vals,
-      g.keys.data(), g.vals.data(), g.pool.table, g.pool.dense_ok, g.next.data(), add, mul);
-  check(cudaGetLastError(), "row saxpy numeric (global bin)");
+  if (p.count[kGlobalBin]) {
+    k_numeric_global<TC, TA, TB, Add, Mul><<<g.pool.blocks, kHubThreads, 0, native(s)>>>(
+        p.list.data() + p.first[kGlobalBin], p.count[kGlobalBin], A, av, B, bv, team_log, p.row_ptr.data(), c_col,
+        c_vals, g.keys.data(), g.vals.data(), g.pool.table, g.pool.dense_ok, g.next.data(), add, mul);
+    check(cudaGetLastError(), "row saxpy numeric (global bin)");
+  }
+}
+
+template <class TC, class TA, class TB, class Add, class Mul>
+void launch_numeric_window(const row_plan& p, global_tables<table_slot_t<TC, Add>>& g, const csr_ref& A,
+                           const TA* av, const csr_ref& B, const TB* bv, std::int32_t* c_col, TC* c_vals,
+                           const Add& add, const Mul& mul, stream_t s) {
+  const offset_t rows = p.count[kWindowBin];
+  if (rows == 0) return;
+  const int team_log = p.team_log < ilog2(kHubThreads) ? p.team_log : ilog2(kHubThreads);
+  auto kernel = k_numeric_window<TC, TA, TB, Add, Mul>;
+  const std::size_t bytes = std::size_t(p.num_cols) * (sizeof(table_slot_t<TC, Add>) + 1);
+  allow_shared(reinterpret_cast<const void*>(kernel), bytes, "row saxpy (window bin)");
+  const unsigned blocks = resident_blocks(reinterpret_cast<const void*>(kernel), kHubThreads, bytes, rows);
+  kernel<<<blocks, kHubThreads, bytes, native(s)>>>(p.list.data() + p.first[kWindowBin], rows, A, av, B, bv, team_log,
+                                                    p.row_ptr.data(), c_col, c_vals, int(p.num_cols),
+                                                    g.next.data() + 1, add, mul);
+  check(cudaGetLastError(), "row saxpy numeric (window bin)");
 }
 
 // C = A * B (unmasked) in row form. The bins are independent: each runs on
-// its own side stream.
+// its own side stream. window_bytes: the hub windows' shared memory
+// (mxm_policy::hub_window_bytes; 0: automatic).
 template <class TC, class TA, class TB, class Add, class Mul>
 device_row_matrix<TC> product(const device_row_matrix<TA>& A, const device_row_matrix<TB>& B, const Add& add,
-                              const Mul& mul, stream_t s) {
+                              const Mul& mul, std::size_t window_bytes, stream_t s) {
   const csr_ref a = ref(A), b = ref(B);
-  row_plan p = plan(a, b, s);
+  row_plan p = plan(a, b, sizeof(table_slot_t<TC, Add>), window_bytes, s);
   device_row_matrix<TC> C;
   C.nrows = A.nrows;
   C.ncols = B.ncols;
@@ -608,7 +744,8 @@ device_row_matrix<TC> product(const device_row_matrix<TA>& A, const device_row_m
     const fan_out fan(s, busy);
     int next = 0;
     const auto side = [&](int x) { return p.count[x] ? fan[next++] : s; };
-    launch_numeric_global(p, g, a, av, b, bv, cc, cv, add, mul, side(kBins));  // the longest, first
+    launch_numeric_window(p, g, a, av, b, bv, cc, cv, add, mul, side(kWindowBin));  // the longest, first
+    launch_numeric_global(p, g, a, av, b, bv, cc, cv, add, mul, side(kGlobalBin));
     launch_numeric_bin<8192, 1024>(p, 7, a, av, b, bv, cc, cv, add, mul, side(7));
     launch_numeric_bin<4096, 512>(p, 6, a, av, b, bv, cc, cv, add, mul, side(6));
     launch_numeric_bin<2048, 256>(p, 5, a, av, b, bv, cc, cv, add, mul, side(5));
