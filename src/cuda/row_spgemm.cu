@@ -103,7 +103,7 @@ __global__ void __launch_bounds__(bin_shape<TSIZE, G>::block)
   constexpr int R = bin_shape<TSIZE, G>::rows;
   __shared__ std::int32_t keys_all[R * TSIZE];
   __shared__ int count[R];
-  __shared__ offset_t long_e[R == 1 ? kLongQueue : 1];
+  __shared__ offset_t long_e[R == 1 ? kLongWords : 1];
   __shared__ int long_n;
   const long_queue lq{long_e, &long_n};
   const int g = int(threadIdx.x) / G, lane = int(threadIdx.x) % G;
@@ -136,7 +136,7 @@ __global__ void __launch_bounds__(kHubThreads)
                       std::int32_t* pool, offset_t slot, bool dense_ok, unsigned long long* next) {
   __shared__ index_t row;
   __shared__ int count;
-  __shared__ offset_t long_e[kLongQueue];
+  __shared__ offset_t long_e[kLongWords];
   __shared__ int long_n;
   const long_queue lq{long_e, &long_n};
   std::int32_t* keys = pool + offset_t(blockIdx.x) * slot;
@@ -171,7 +171,7 @@ __global__ void __launch_bounds__(kHubThreads)
                       unsigned long long* next) {
   __shared__ index_t row;
   __shared__ int count;
-  __shared__ offset_t long_e[kLongQueue];
+  __shared__ offset_t long_e[kLongWords];
   __shared__ int long_n;
   extern __shared__ unsigned words[];
   const long_queue lq{long_e, &long_n};
@@ -261,7 +261,7 @@ int device_attribute(cudaDeviceAttr a) {
 }
 // Shared memory the window kernels keep for their own (scan, queue, counters)
 // and the driver's reserve per block, within the window budget.
-constexpr std::size_t kWindowOwn = 6 * 1024;
+constexpr std::size_t kWindowOwn = 8 * 1024;
 }  // namespace
 
 hub_pool hub_pool_for(offset_t most, index_t ncols, offset_t rows, std::size_t slot_bytes) {
@@ -296,7 +296,7 @@ hub_windows windows_for(index_t ncols, std::size_t slot_bytes, std::size_t bytes
   };
   hub_windows w;
   w.sym_bits = fit(offset_t(bytes) * 8, offset_t(32) * kHubThreads);
-  w.num_cols = fit(offset_t(bytes / (slot_bytes + 1)), offset_t(4) * kHubThreads);
+  w.num_cols = fit(offset_t(bytes / (slot_bytes + 1)), offset_t(kHubThreads));
   return w;
 }
 

@@ -140,7 +140,7 @@ __host__ __device__ inline bool window_ok(offset_t a_len, offset_t bound, index_
 }
 // The windows' widths: the symbolic pass's bitmap (bits, a multiple of
 // kHubThreads words) and the numeric pass's columns (a value slot of
-// slot_bytes and a one-byte flag each; a multiple of 4 kHubThreads), each in
+// slot_bytes and a one-byte flag each; a multiple of kHubThreads), each in
 // at most `bytes` of shared memory (0: what lets two blocks share an SM, less
 // the kernels' own), no wider than B's columns need. 0: no window fits.
 struct hub_windows {
@@ -192,9 +192,11 @@ __device__ inline int find_or_insert(std::int32_t* tab, int tsize, std::int32_t 
 }
 
 // Where one row has the whole block: A's entries whose B row is long, kept
-// in shared memory (e: up to kLongQueue of them, *n: how many; 0 on entry)
-// for the whole block to walk after the teams are done.
+// in shared memory (e: up to kLongQueue of them, then their B rows' first
+// and last place, kLongQueue each: kLongWords in all; *n: how many; 0 on
+// entry) for the whole block to walk after the teams are done.
 inline constexpr int kLongQueue = 256;
+inline constexpr int kLongWords = 3 * kLongQueue;
 struct long_queue {
   offset_t* e;
   int* n;
@@ -237,12 +239,15 @@ __device__ inline void clip(const csr_ref& B, std::int32_t k, const col_window& 
 
 // Calls f(j, e, q) for every product of row i (e: A's entry, q: B's) whose
 // column j is in the window, the lanes of a group split into teams of
-// 1 << team_log (a team's lanes cut B's row to the window together: the same
-// loads). With a queue (the group is the block, and every thread calls
-// this), a B row of at least max(G / 8, 4 W) entries in the window is queued
-// instead and walked by all G lanes once the teams are done: on skewed graphs
-// one team would otherwise walk a hub's row of thousands while the others
-// wait (R-MAT's hub rows).
+// 1 << team_log. A team reads a short B row whole and skips the columns
+// outside the window (a binary search is a chain of dependent loads: in
+// windows it cost more than the products); it cuts a longer one by binary
+// search. With a queue (the group is the block, and every thread calls
+// this), a B row of at least max(G / 8, 4 W) entries is queued instead and
+// walked by all G lanes once the teams are done, each queued row cut to the
+// window by one thread (the searches side by side): on skewed graphs one team
+// would otherwise walk a hub's row of thousands while the others wait
+// (R-MAT's hub rows).
 template <int G, class F>
 __device__ inline void for_products(const csr_ref& A, const csr_ref& B, index_t i, int lane, int team_log, F&& f,
                                     const long_queue* lq = nullptr, const col_window& win = col_window{}) {
@@ -250,11 +255,11 @@ __device__ inline void for_products(const csr_ref& A, const csr_ref& B, index_t 
   const int teams = G >> team_log;
   const int t = lane >> team_log, w = lane & (W - 1);
   const offset_t long_min = G / 8 > 4 * W ? G / 8 : 4 * W;
+  const bool cut = win.lo > 0 || win.hi < B.ncols;
   const offset_t a1 = A.row_ptr[i + 1];
   for (offset_t e = A.row_ptr[i] + t; e < a1; e += teams) {
     const std::int32_t k = A.col[e];
-    offset_t b0, b1;
-    clip(B, k, win, &b0, &b1);
+    offset_t b0 = B.row_ptr[k], b1 = B.row_ptr[k + 1];
     if (lq && b1 - b0 >= long_min) {
       // The team's lanes take this branch together (same e): its leader
       // takes a slot for all of them.
@@ -266,16 +271,23 @@ __device__ inline void for_products(const csr_ref& A, const csr_ref& B, index_t 
         continue;
       }
     }
-    for (offset_t q = b0 + w; q < b1; q += W) f(B.col[q], e, q);
+    if (cut && b1 - b0 > 4 * W) clip(B, k, win, &b0, &b1);
+    for (offset_t q = b0 + w; q < b1; q += W) {
+      const std::int32_t j = B.col[q];
+      if (j >= win.hi) break;
+      if (j >= win.lo) f(j, e, q);
+    }
   }
   if (!lq) return;
   __syncthreads();
   const int m = *lq->n < kLongQueue ? *lq->n : kLongQueue;
+  offset_t* from = lq->e + kLongQueue;
+  offset_t* to = from + kLongQueue;
+  for (int x = lane; x < m; x += G) clip(B, A.col[lq->e[x]], win, from + x, to + x);
+  __syncthreads();
   for (int x = 0; x < m; ++x) {
-    const offset_t e = lq->e[x];
-    offset_t b0, b1;
-    clip(B, A.col[e], win, &b0, &b1);
-    for (offset_t q = b0 + lane; q < b1; q += G) f(B.col[q], e, q);
+    const offset_t e = lq->e[x], b1 = to[x];
+    for (offset_t q = from[x] + lane; q < b1; q += G) f(B.col[q], e, q);
   }
 }
 
@@ -435,7 +447,7 @@ __global__ void __launch_bounds__(bin_shape<TSIZE, G>::block)
   else zero = to_slot<TC>(add.template identity<TC>());
   __shared__ int fill[R];  // each row's entries placed so far
   __shared__ int span;     // the block's largest row, rounded up to a power of two
-  __shared__ offset_t long_e[R == 1 ? kLongQueue : 1];
+  __shared__ offset_t long_e[R == 1 ? kLongWords : 1];
   __shared__ int long_n;
   const long_queue lq{long_e, &long_n};
   for (int x = lane; x < TSIZE; x += G) {
@@ -524,7 +536,7 @@ __global__ void __launch_bounds__(kHubThreads)
   __shared__ typename scan_t::TempStorage scan_tmp;
   __shared__ index_t row;
   __shared__ int placed;
-  __shared__ offset_t long_e[kLongQueue];
+  __shared__ offset_t long_e[kLongWords];
   __shared__ int long_n;
   const long_queue lq{long_e, &long_n};
   std::int32_t* keys = pool_keys + offset_t(blockIdx.x) * slot;
@@ -602,7 +614,7 @@ __global__ void __launch_bounds__(kHubThreads)
   __shared__ typename scan_t::TempStorage scan_tmp;
   __shared__ index_t row;
   __shared__ offset_t placed;
-  __shared__ offset_t long_e[kLongQueue];
+  __shared__ offset_t long_e[kLongWords];
   __shared__ int long_n;
   extern __shared__ __align__(16) unsigned char smem[];
   S* vals = reinterpret_cast<S*>(smem);
@@ -613,7 +625,7 @@ __global__ void __launch_bounds__(kHubThreads)
   if constexpr (is_any<Add>) zero = ~0ull;
   else zero = to_slot<TC>(add.template identity<TC>());
   const int lane = int(threadIdx.x);
-  const int per = width / kHubThreads;  // a lane's columns in the scan (a multiple of 4)
+  const int per = width / kHubThreads;  // a lane's columns in the scan
   for (;;) {
     if (lane == 0) placed = 0;
     const index_t i = next_hub_row(next, list, n, &row, lq);
@@ -640,7 +652,7 @@ __global__ void __launch_bounds__(kHubThreads)
       __syncthreads();
       const int c0 = lane * per;
       int mine = 0;
-      for (int x = 0; x < per / 4; ++x) mine += __popc(flag_words[c0 / 4 + x] & 0x01010101u);
+      for (int x = c0; x < c0 + per; ++x) mine += flag[x];
       int at = 0, total = 0;
       scan_t(scan_tmp).ExclusiveSum(mine, at, total);
       const offset_t to = base + placed + at;
