@@ -14,6 +14,7 @@
 #include "tgb/operations.hpp"
 #include "tgb/vector.hpp"
 #include "tgb/vector_operations.hpp"
+#include "tgb/matrix_assign.hpp"
 #include "tgb/index_list.hpp"
 #include "tgb/algorithms/bfs.hpp"
 #include "tgb/algorithms/connected_components.hpp"

@@ -1,0 +1,338 @@
+// tgb: extract and assign on matrices (GrB_Matrix_extract, GrB_Col_extract,
+// GrB_Matrix_assign and its scalar form, GrB_Row_assign, GrB_Col_assign, and
+// SuiteSparse's GxB_Matrix_subassign). Index sets are tgb::index_list (all,
+// a list, a range with a stride), as for vectors (vector_operations.hpp).
+//   extract(C, mask, accum, A, I, J, desc)     C<M> = accum(C, A(I,J))
+//   extract(w, mask, accum, A, I, j, desc)     w<m> = accum(w, A(I,j))
+//   assign(C, mask, accum, A, I, J, desc)      C<M>(I,J) = accum(C(I,J), A)
+//   assign(C, mask, accum, x, I, J, desc)      C<M>(I,J) = accum(C(I,J), x)
+//   assign_row(C, mask, accum, u, i, J, desc)  C<m'>(i,J) = accum(C(i,J), u')
+//   assign_col(C, mask, accum, u, I, j, desc)  C<m>(I,j) = accum(C(I,j), u)
+//   subassign(C, mask, accum, A or x, I, J, desc)  C(I,J)<M> = accum(C(I,J), A)
+// desc.transpose_a reads A' (extract and assign from a matrix; for the
+// column extract, w = A'(I,j), row j of A restricted to I). The masks:
+// assign's is over all of C, and replace clears C outside it; subassign's is
+// |I| x |J|, over C(I,J) alone, and replace clears only there; assign_row's
+// is a Vector over row i (assign_col's over column j), the other rows
+// (columns) untouched. Where A (u) has no entry, C(I,J)'s entry is deleted
+// without an accumulator and kept with one.
+//
+// Errors, checked in this order before anything changes (on any error the
+// output is unchanged): shapes that do not conform throw dimension_mismatch
+// naming them; a single row or column index outside C (A) throws
+// invalid_index (GrB_INVALID_INDEX); an index-list entry outside it throws
+// index_out_of_bounds; a repeated index throws invalid_value in the
+// assignments of a matrix or vector (which value lands is undefined) and in a
+// masked subassign of a scalar; it is harmless in assign of a scalar and in
+// extract. A GPU operand throws not_implemented: these run on the host, and
+// the output goes through the host write-back, so the storage rule applies.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "tgb/detail/host/matrix_assign.hpp"
+#include "tgb/index_list.hpp"
+#include "tgb/operations.hpp"
+#include "tgb/vector_operations.hpp"
+
+namespace tgb {
+
+namespace detail {
+// Every operand must be on the host.
+inline void host_only(const char* op, std::initializer_list<located> operands) {
+  for (const located& o : operands)
+    if (o.where == backend::cuda)
+      throw device_unsupported(op, std::string(o.name) + " lives on the GPU and this operation runs on the host for now");
+}
+
+// A matrix mask must be nrows x ncols (`what` names what it covers).
+inline void check_matrix_mask(no_mask_t, index_t, index_t, const char*, const char*) {}
+template <class Mask>
+void check_matrix_mask(const Mask& mask, index_t nrows, index_t ncols, const char* op, const char* what) {
+  const auto& m = *as_mask_view(mask).object;
+  static_assert(std::is_same_v<std::decay_t<decltype(m)>, Matrix<typename std::decay_t<decltype(m)>::value_type>>,
+                "this operation takes a Matrix mask");
+  if (m.nrows() != nrows || m.ncols() != ncols)
+    throw dimension_mismatch(std::string("tgb::") + op + ": the mask is " + shape(m.nrows(), m.ncols()) + " but " +
+                             what + " is " + shape(nrows, ncols));
+}
+inline void check_vector_mask(no_mask_t, index_t, const char*, const std::string&) {}
+template <class Mask>
+void check_vector_mask(const Mask& mask, index_t n, const char* op, const std::string& what) {
+  const auto& m = *as_mask_view(mask).object;
+  static_assert(std::is_same_v<std::decay_t<decltype(m)>, Vector<typename std::decay_t<decltype(m)>::value_type>>,
+                "this operation takes a Vector mask");
+  if (m.size() != n)
+    throw dimension_mismatch(std::string("tgb::") + op + ": the mask has size " + size_text(m.size()) + " but " +
+                             what);
+}
+template <class Mask>
+backend where_matrix_mask(const Mask& mask) {
+  return where_mask(mask, backend::host);
+}
+
+// A single row or column index (GrB_INVALID_INDEX outside the shape).
+inline void check_line(const char* op, const char* what, index_t x, index_t n) {
+  if (x < 0 || x >= n)
+    throw invalid_index(std::string("tgb::") + op + ": " + what + " index " + std::to_string(x) + " is outside [0, " +
+                        std::to_string(n) + ")");
+}
+
+inline void check_repeats(const char* op, const char* which, const host::index_map& L) {
+  if (L.repeats())
+    throw invalid_value(std::string("tgb::") + op + ": the " + which +
+                        " index list repeats an index; which value lands there is undefined");
+}
+
+// Checks shared by assign and subassign: the index lists against C, then the
+// mask against what it covers (C, or C(I,J) for subassign).
+template <class TC, class Mask>
+void check_assign(const char* op, bool sub, const Matrix<TC>& C, const Mask& mask, const index_list& I,
+                  const index_list& J) {
+  I.check(C.nrows(), op);
+  J.check(C.ncols(), op);
+  if (sub) check_matrix_mask(mask, I.count(C.nrows()), J.count(C.ncols()), op, "C(I,J)");
+  else check_matrix_mask(mask, C.nrows(), C.ncols(), op, "C");
+}
+
+// assign / subassign, once the checks have passed: Z is C with C(I,J)
+// rewritten from the source make_src() makes (in C's columns). For assign,
+// Z is written back through the mask over all of C; for subassign the mask
+// (relabeled into C's columns) acts inside the region.
+template <class TC, class Mask, class Accum, class MakeSource>
+void assign_matrix_host(bool sub, Matrix<TC>& C, const Mask& mask, const Accum& accum, const host::index_map& im,
+                        const host::index_map& jm, const MakeSource& make_src, const descriptor& desc) {
+  guard_alloc([&] {
+    const host::rows_view<TC> c(C, false);
+    auto src = make_src();
+    if (!sub) {
+      auto M = host::make_mask(mask, C.nrows(), C.ncols());
+      csr_matrix<TC> Z = host::assign_region(*c, im, jm, src.get(), accum, host::region_mask{}, false);
+      host::writeback(C, M, no_accum, desc.replace, std::move(Z), false);
+      return;
+    }
+    host::region_mask rm;
+    csr_matrix<bool> mrows;
+    if constexpr (!std::is_same_v<Mask, no_mask_t>) {
+      const auto view = as_mask_view(mask);
+      using U = typename std::decay_t<decltype(*view.object)>::value_type;
+      const host::rows_view<U> m(*view.object, false);
+      const U* mv = m->values.data();
+      mrows = host::relabel_columns<bool>(*m, jm, C.ncols(), false,
+                                          [&](offset_t q) { return view.structural || mv[q] != U(0); });
+      rm.rows = &mrows.p;
+      rm.complement = view.complemented;
+    }
+    csr_matrix<TC> R = host::assign_region(*c, im, jm, src.get(), accum, rm, desc.replace);
+    host::writeback(C, host::host_mask{}, no_accum, false, std::move(R), false);
+  });
+}
+
+// The source of an assignment from a matrix: A (A') relabeled into C's columns.
+template <class TC>
+struct matrix_source {
+  csr_matrix<TC> rows;
+  host::assign_source<TC> get() const { return host::assign_source<TC>{&rows, nullptr, TC{}}; }
+};
+template <class TC>
+struct scalar_source {
+  std::vector<index_t> cols;
+  TC x;
+  host::assign_source<TC> get() const { return host::assign_source<TC>{nullptr, &cols, x}; }
+};
+
+template <class TC, class Mask, class Accum, class TA>
+void assign_matrix(const char* op, bool sub, Matrix<TC>& C, const Mask& mask, const Accum& accum,
+                   const Matrix<TA>& A, const index_list& I, const index_list& J, const descriptor& desc) {
+  const bool tr = desc.transpose_a;
+  const index_t m = I.count(C.nrows()), n = J.count(C.ncols());
+  const index_t ar = rows_of(A, tr), ac = cols_of(A, tr);
+  if (ar != m || ac != n)
+    throw dimension_mismatch(std::string("tgb::") + op + ": the index lists select " + shape(m, n) + " of C (" +
+                             shape(C.nrows(), C.ncols()) + ") but A" + (tr ? "'" : "") + " is " + shape(ar, ac));
+  check_assign(op, sub, C, mask, I, J);
+  const host::index_map im = guard_alloc([&] { return host::index_map(I, C.nrows()); });
+  const host::index_map jm = guard_alloc([&] { return host::index_map(J, C.ncols()); });
+  check_repeats(op, "row", im);
+  check_repeats(op, "column", jm);
+  host_only(op, {{"C", C.location()}, {"A", A.location()}, {"the mask", where_matrix_mask(mask)}});
+  assign_matrix_host(sub, C, mask, accum, im, jm, [&] {
+    const host::rows_view<TA> a(A, tr);
+    return matrix_source<TC>{host::relabel_columns<TC>(*a, jm, C.ncols(), true, [](offset_t) { return true; })};
+  }, desc);
+}
+
+template <class TC, class Mask, class Accum, class S>
+void assign_scalar(const char* op, bool sub, Matrix<TC>& C, const Mask& mask, const Accum& accum, const S& scalar,
+                   const index_list& I, const index_list& J, const descriptor& desc) {
+  check_assign(op, sub, C, mask, I, J);
+  const host::index_map im = guard_alloc([&] { return host::index_map(I, C.nrows()); });
+  const host::index_map jm = guard_alloc([&] { return host::index_map(J, C.ncols()); });
+  // A repeat writes the same value again, unless a subassign mask could
+  // admit one copy of a position and not the other.
+  if (sub && !std::is_same_v<Mask, no_mask_t>) {
+    check_repeats(op, "row", im);
+    check_repeats(op, "column", jm);
+  }
+  host_only(op, {{"C", C.location()}, {"the mask", where_matrix_mask(mask)}});
+  const TC x = cast<TC>(scalar);
+  assign_matrix_host(sub, C, mask, accum, im, jm, [&] { return scalar_source<TC>{jm.distinct(), x}; }, desc);
+}
+
+template <class S>
+using if_scalar = std::enable_if_t<!is_maskable<S>::value && !std::is_same_v<S, index_list>>;
+}  // namespace detail
+
+// ------------------------------------------------------------------ extract
+// C<M> = accum(C, A(I,J)) (GrB_Matrix_extract): T(k,l) = A(I[k], J[l]), of
+// A' with desc.transpose_a. C must be |I| x |J|; repeats are allowed.
+template <class TC, class Mask, class Accum, class TA>
+void extract(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Matrix<TA>& A, const index_list& I,
+             const index_list& J, const descriptor& desc = {}) {
+  const bool tr = desc.transpose_a;
+  const index_t ar = detail::rows_of(A, tr), ac = detail::cols_of(A, tr);
+  const index_t m = I.count(ar), n = J.count(ac);
+  if (m != C.nrows() || n != C.ncols())
+    throw dimension_mismatch("tgb::extract: C is " + detail::shape(C.nrows(), C.ncols()) + " but the index lists select " +
+                             detail::shape(m, n) + " of A" + (tr ? "'" : "") + " (" + detail::shape(ar, ac) + ")");
+  I.check(ar, "extract");
+  J.check(ac, "extract");
+  detail::check_matrix_mask(mask, C.nrows(), C.ncols(), "extract", "C");
+  detail::host_only("extract", {{"C", C.location()}, {"A", A.location()},
+                                {"the mask", detail::where_matrix_mask(mask)}});
+  detail::guard_alloc([&] {
+    auto M = detail::host::make_mask(mask, C.nrows(), C.ncols());
+    const detail::host::rows_view<TA> a(A, tr);
+    const detail::host::index_map im(I, ar), jm(J, ac);
+    auto T = detail::host::extract_rows<TC>(*a, im, jm);
+    detail::host::writeback(C, M, accum, desc.replace, std::move(T), false);
+  });
+}
+
+// w<m> = accum(w, A(I,j)) (GrB_Col_extract): t(k) = A(I[k], j); with
+// desc.transpose_a, A'(I[k], j) = A(j, I[k]), a row of A. |I| must equal w's
+// size; j outside A throws invalid_index.
+template <class TW, class Mask, class Accum, class TA>
+void extract(Vector<TW>& w, const Mask& mask, const Accum& accum, const Matrix<TA>& A, const index_list& I, index_t j,
+             const descriptor& desc = {}) {
+  const bool tr = desc.transpose_a;
+  const index_t ar = detail::rows_of(A, tr), ac = detail::cols_of(A, tr);
+  const index_t len = I.count(ar);
+  if (len != w.size())
+    throw dimension_mismatch("tgb::extract: w has size " + detail::size_text(w.size()) + " but the index list has " +
+                             detail::size_text(len) + " indices (A" + (tr ? "'" : "") + " is " +
+                             detail::shape(ar, ac) + ")");
+  detail::check_line("extract", "column", j, ac);
+  I.check(ar, "extract");
+  detail::check_vector_mask(mask, w.size(), "extract", "w has size " + detail::size_text(w.size()));
+  detail::vector_host_only("extract", A);
+  detail::guard_alloc([&] {
+    const auto M = detail::host::make_vector_mask(mask, w.size(), "extract");
+    detail::vector_bitmap<TW> t(len);
+    t.nvals = detail::host::fill_count(len, [&](index_t k) {
+      const std::optional<TA> x = tr ? A.get(j, I[k]) : A.get(I[k], j);
+      if (!x) return false;
+      t.values[k] = detail::cast<TW>(*x);
+      t.present[k] = 1;
+      return true;
+    });
+    w.assign_bitmap(detail::host::vector_writeback(w.bitmap(), M, accum, desc.replace, std::move(t)));
+  });
+}
+
+// ------------------------------------------------------------------- assign
+// C<M>(I,J) = accum(C(I,J), A) (GrB_Matrix_assign): A (A' with
+// desc.transpose_a) is |I| x |J|, A(k,l) goes to C(I[k], J[l]); the mask is
+// over all of C.
+template <class TC, class Mask, class Accum, class TA>
+void assign(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Matrix<TA>& A, const index_list& I,
+            const index_list& J, const descriptor& desc = {}) {
+  detail::assign_matrix("assign", false, C, mask, accum, A, I, J, desc);
+}
+
+// C<M>(I,J) = accum(C(I,J), x) (GrB_Matrix_assign_<type>): x, cast to C's
+// type, at every position of I x J.
+template <class TC, class Mask, class Accum, class S, class = detail::if_scalar<S>>
+void assign(Matrix<TC>& C, const Mask& mask, const Accum& accum, const S& scalar, const index_list& I,
+            const index_list& J, const descriptor& desc = {}) {
+  detail::assign_scalar("assign", false, C, mask, accum, scalar, I, J, desc);
+}
+
+// C(I,J)<M> = accum(C(I,J), A) (GxB_Matrix_subassign): M is |I| x |J| and
+// acts on C(I,J) alone; outside it C is untouched, replace included.
+template <class TC, class Mask, class Accum, class TA>
+void subassign(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Matrix<TA>& A, const index_list& I,
+               const index_list& J, const descriptor& desc = {}) {
+  detail::assign_matrix("subassign", true, C, mask, accum, A, I, J, desc);
+}
+
+// C(I,J)<M> = accum(C(I,J), x) (GxB_Matrix_subassign_<type>).
+template <class TC, class Mask, class Accum, class S, class = detail::if_scalar<S>>
+void subassign(Matrix<TC>& C, const Mask& mask, const Accum& accum, const S& scalar, const index_list& I,
+               const index_list& J, const descriptor& desc = {}) {
+  detail::assign_scalar("subassign", true, C, mask, accum, scalar, I, J, desc);
+}
+
+// C<m'>(i,J) = accum(C(i,J), u') (GrB_Row_assign): u(k) goes to C(i, J[k]);
+// the mask is a Vector over row i (C's columns); replace clears row i outside
+// it; other rows are untouched.
+template <class TC, class Mask, class Accum, class TU>
+void assign_row(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Vector<TU>& u, index_t i,
+                const index_list& J, const descriptor& desc = {}) {
+  const index_t len = J.count(C.ncols());
+  if (len != u.size())
+    throw dimension_mismatch("tgb::assign_row: the index list has " + detail::size_text(len) +
+                             " indices but u has size " + detail::size_text(u.size()));
+  detail::check_line("assign_row", "row", i, C.nrows());
+  J.check(C.ncols(), "assign_row");
+  detail::check_vector_mask(mask, C.ncols(), "assign_row", "C has " + detail::size_text(C.ncols()) + " columns");
+  const detail::host::index_map jm = detail::guard_alloc([&] { return detail::host::index_map(J, C.ncols()); });
+  detail::check_repeats("assign_row", "column", jm);
+  detail::host_only("assign_row", {{"C", C.location()}});
+  detail::guard_alloc([&] {
+    const auto M = detail::host::make_vector_mask(mask, C.ncols(), "assign_row");
+    const detail::host::rows_view<TC> c(C, false);
+    const detail::vector_bitmap<TU>& ub = u.bitmap();
+    auto line = detail::host::vector_assign(detail::host::row_vector(*c, i), M, accum, desc.replace, J,
+                                            [&](index_t k, TC& x) {
+                                              if (!ub.present[k]) return false;
+                                              x = detail::cast<TC>(ub.values[k]);
+                                              return true;
+                                            });
+    detail::host::writeback(C, detail::host::host_mask{}, no_accum, false, detail::host::with_row(*c, i, line), false);
+  });
+}
+
+// C<m>(I,j) = accum(C(I,j), u) (GrB_Col_assign): u(k) goes to C(I[k], j);
+// the mask is a Vector over column j (C's rows).
+template <class TC, class Mask, class Accum, class TU>
+void assign_col(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Vector<TU>& u, const index_list& I,
+                index_t j, const descriptor& desc = {}) {
+  const index_t len = I.count(C.nrows());
+  if (len != u.size())
+    throw dimension_mismatch("tgb::assign_col: the index list has " + detail::size_text(len) +
+                             " indices but u has size " + detail::size_text(u.size()));
+  detail::check_line("assign_col", "column", j, C.ncols());
+  I.check(C.nrows(), "assign_col");
+  detail::check_vector_mask(mask, C.nrows(), "assign_col", "C has " + detail::size_text(C.nrows()) + " rows");
+  const detail::host::index_map im = detail::guard_alloc([&] { return detail::host::index_map(I, C.nrows()); });
+  detail::check_repeats("assign_col", "row", im);
+  detail::host_only("assign_col", {{"C", C.location()}});
+  detail::guard_alloc([&] {
+    const auto M = detail::host::make_vector_mask(mask, C.nrows(), "assign_col");
+    const detail::host::rows_view<TC> c(C, false);
+    const detail::vector_bitmap<TU>& ub = u.bitmap();
+    auto line = detail::host::vector_assign(detail::host::col_vector(*c, j), M, accum, desc.replace, I,
+                                            [&](index_t k, TC& x) {
+                                              if (!ub.present[k]) return false;
+                                              x = detail::cast<TC>(ub.values[k]);
+                                              return true;
+                                            });
+    detail::host::writeback(C, detail::host::host_mask{}, no_accum, false, detail::host::with_col(*c, j, line), false);
+  });
+}
+
+}  // namespace tgb
