@@ -192,11 +192,12 @@ __device__ inline int find_or_insert(std::int32_t* tab, int tsize, std::int32_t 
 }
 
 // Where one row has the whole block: A's entries whose B row is long, kept
-// in shared memory (e: up to kLongQueue of them, then their B rows' first
-// and last place, kLongQueue each: kLongWords in all; *n: how many; 0 on
-// entry) for the whole block to walk after the teams are done.
+// in shared memory for the whole block to walk after the teams are done
+// (e: up to kLongQueue of them, then their B rows' first places, then the
+// exclusive sums of their lengths, kLongQueue + 1, then the scan's warp
+// totals: kLongWords in all; *n: how many, 0 on entry and on exit).
 inline constexpr int kLongQueue = 256;
-inline constexpr int kLongWords = 3 * kLongQueue;
+inline constexpr int kLongWords = 3 * kLongQueue + 1 + kLongQueue / 32;
 struct long_queue {
   offset_t* e;
   int* n;
@@ -242,12 +243,15 @@ __device__ inline void clip(const csr_ref& B, std::int32_t k, const col_window& 
 // 1 << team_log. A team reads a short B row whole and skips the columns
 // outside the window (a binary search is a chain of dependent loads: in
 // windows it cost more than the products); it cuts a longer one by binary
-// search. With a queue (the group is the block, and every thread calls
-// this), a B row of at least max(G / 8, 4 W) entries is queued instead and
-// walked by all G lanes once the teams are done, each queued row cut to the
-// window by one thread (the searches side by side): on skewed graphs one team
-// would otherwise walk a hub's row of thousands while the others wait
-// (R-MAT's hub rows).
+// search.
+//
+// With a queue (the group is the block, and every thread calls this), A's
+// row goes in chunks of kLongQueue entries: the teams walk the short B rows
+// and queue the long ones (at least max(G / 8, 4 W) entries), then every
+// queued row is cut to the window by one thread (the searches side by side),
+// and all G lanes walk the queued rows as one sequence, a lane every G-th
+// product. On skewed graphs a team would otherwise walk a hub's row of
+// thousands while the others wait at the block's barrier (R-MAT's hub rows).
 template <int G, class F>
 __device__ inline void for_products(const csr_ref& A, const csr_ref& B, index_t i, int lane, int team_log, F&& f,
                                     const long_queue* lq = nullptr, const col_window& win = col_window{}) {
@@ -256,38 +260,73 @@ __device__ inline void for_products(const csr_ref& A, const csr_ref& B, index_t 
   const int t = lane >> team_log, w = lane & (W - 1);
   const offset_t long_min = G / 8 > 4 * W ? G / 8 : 4 * W;
   const bool cut = win.lo > 0 || win.hi < B.ncols;
-  const offset_t a1 = A.row_ptr[i + 1];
-  for (offset_t e = A.row_ptr[i] + t; e < a1; e += teams) {
-    const std::int32_t k = A.col[e];
-    offset_t b0 = B.row_ptr[k], b1 = B.row_ptr[k + 1];
-    if (lq && b1 - b0 >= long_min) {
-      // The team's lanes take this branch together (same e): its leader
-      // takes a slot for all of them.
-      const unsigned team = W == 32 ? 0xffffffffu : ((1u << W) - 1u) << (lane & 31 & ~(W - 1));
-      const int at = w == 0 ? atomicAdd(lq->n, 1) : 0;
-      const int slot = __shfl_sync(team, at, 0, W);
-      if (slot < kLongQueue) {
-        if (w == 0) lq->e[slot] = e;
+  // The team walk of A's entries [e0, e1); long rows queued where there is a
+  // queue (true: this lane queued one).
+  const auto teams_walk = [&](offset_t e0, offset_t e1) {
+    bool queued = false;
+    for (offset_t e = e0 + t; e < e1; e += teams) {
+      const std::int32_t k = A.col[e];
+      offset_t b0 = B.row_ptr[k], b1 = B.row_ptr[k + 1];
+      if (G >= kLongQueue && lq && b1 - b0 >= long_min) {
+        if (w == 0) {
+          lq->e[atomicAdd(lq->n, 1)] = e;  // at most kLongQueue a chunk
+          queued = true;
+        }
         continue;
       }
+      if (cut && b1 - b0 > 4 * W) clip(B, k, win, &b0, &b1);
+      for (offset_t q = b0 + w; q < b1; q += W) {
+        const std::int32_t j = B.col[q];
+        if (j >= win.hi) break;
+        if (j >= win.lo) f(j, e, q);
+      }
     }
-    if (cut && b1 - b0 > 4 * W) clip(B, k, win, &b0, &b1);
-    for (offset_t q = b0 + w; q < b1; q += W) {
-      const std::int32_t j = B.col[q];
-      if (j >= win.hi) break;
-      if (j >= win.lo) f(j, e, q);
-    }
+    return queued;
+  };
+  const offset_t a0 = A.row_ptr[i], a1 = A.row_ptr[i + 1];
+  if (G < kLongQueue || !lq) {  // a queue's rows are cut by one thread each: groups of at least kLongQueue
+    teams_walk(a0, a1);
+    return;
   }
-  if (!lq) return;
-  __syncthreads();
-  const int m = *lq->n < kLongQueue ? *lq->n : kLongQueue;
   offset_t* from = lq->e + kLongQueue;
-  offset_t* to = from + kLongQueue;
-  for (int x = lane; x < m; x += G) clip(B, A.col[lq->e[x]], win, from + x, to + x);
-  __syncthreads();
-  for (int x = 0; x < m; ++x) {
-    const offset_t e = lq->e[x], b1 = to[x];
-    for (offset_t q = from[x] + lane; q < b1; q += G) f(B.col[q], e, q);
+  offset_t* pre = from + kLongQueue;    // kLongQueue + 1 exclusive sums
+  offset_t* warp_sum = pre + kLongQueue + 1;
+  for (offset_t c0 = a0; c0 < a1; c0 += kLongQueue) {
+    const bool queued = teams_walk(c0, a1 - c0 > kLongQueue ? c0 + kLongQueue : a1);
+    if (!__syncthreads_or(queued)) continue;  // nothing queued (the usual chunk): one barrier
+    const int m = *lq->n;
+    offset_t len = 0;
+    if (lane < m) {
+      offset_t b1;
+      clip(B, A.col[lq->e[lane]], win, from + lane, &b1);
+      len = b1 - from[lane];
+    }
+    // The queued lengths' inclusive sums: in each warp, then across the
+    // (kLongQueue / 32) warps.
+    offset_t v = len;
+    for (int o = 1; o < 32; o <<= 1) {
+      const offset_t u = __shfl_up_sync(0xffffffffu, v, o);
+      if ((lane & 31) >= o) v += u;
+    }
+    if (lane < kLongQueue && (lane & 31) == 31) warp_sum[lane >> 5] = v;
+    __syncthreads();
+    if (lane < kLongQueue) {
+      for (int x = 0; x < (lane >> 5); ++x) v += warp_sum[x];
+      pre[lane + 1] = v;
+    }
+    if (lane == 0) {
+      pre[0] = 0;
+      *lq->n = 0;  // every lane has read m
+    }
+    __syncthreads();
+    const offset_t total = pre[m];
+    int x = 0;
+    for (offset_t p = lane; p < total; p += G) {
+      while (p >= pre[x + 1]) ++x;
+      const offset_t q = from[x] + (p - pre[x]);
+      f(B.col[q], lq->e[x], q);
+    }
+    __syncthreads();  // the queue is free for the next chunk
   }
 }
 
