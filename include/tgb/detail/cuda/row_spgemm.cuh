@@ -12,10 +12,12 @@
 //     (A's entries times B's row lengths) bound its entries; bin b takes rows
 //     of at most 32 << b products, counted in a shared-memory hash table of
 //     64 << b column keys (load at most 1/2) by 8 << b threads. Rows past
-//     4,096 products (hub rows) are counted in global memory: a pool of
-//     tables, one per block of kHubThreads threads, each block taking the
-//     next hub row from a counter, its table sized by the row's products
-//     (at most twice the columns).
+//     4,096 products (hub rows) take one of two hub bins, a block of
+//     kHubThreads threads taking the next hub row from a counter: the
+//     window bin, where few windows of B's columns cover them (window_ok),
+//     counts a row in a shared-memory bitmap one window at a time; the
+//     global bin counts it in a pool of global-memory tables sized by the
+//     row's products (at most twice the columns).
 //   scan of the row counts gives C's row pointers; each row keeps its bin
 //     (hub rows of at most 4,096 entries take the largest shared one; rows
 //     past it the global bin).
@@ -27,17 +29,22 @@
 //     reach C in column order, by rank (each entry counts the smaller keys)
 //     where the block's rows hold at most 32 entries, else by a bitonic sort
 //     in shared memory over the next power of two. (Sorting the whole table
-//     cost 0.5 ms on luxembourg's 114,599 rows of 3 entries, H100.) The
-//     global bin does the same in a pooled global-memory table of twice the
-//     row's entries (a block-wide scan moves them to its front, the bitonic
-//     sort runs there); a hub row cannot stall the GPU, the pool's size is
-//     bounded (kHubPoolBytes) and no row sends the product elsewhere.
+//     cost 0.5 ms on luxembourg's 114,599 rows of 3 entries, H100.) Rows
+//     past 4,096 entries: the window bin folds a row in shared memory one
+//     window of columns at a time (a value and a flag a column; a block scan
+//     writes each window's entries to C in column order); the global bin
+//     does the same as the shared bins in a pooled global-memory table of
+//     twice the row's entries (a block-wide scan moves them to its front,
+//     the bitonic sort runs there). A hub row cannot stall the GPU, the
+//     pool's size is bounded (kHubPoolBytes) and no row sends the product
+//     elsewhere.
 //
 // Within a group, teams of W lanes take A's entries, and a team's lanes split
 // B's row k (W = the power of two at or above B's mean row length, at most
-// 32 and at most G). Two host read-backs: the symbolic bin counts with the
-// largest hub row's products, then C's entry count with the numeric bin
-// counts and the largest global row.
+// 32 and at most G); where a row has the whole block, long B rows are queued
+// and walked by the block (for_products). Two host read-backs: the symbolic
+// bin counts with the largest global-bin row's products, then C's entry
+// count with the numeric bin counts and the largest global-bin row.
 
 #pragma once
 
