@@ -16,6 +16,7 @@
 #include "tgb/vector_operations.hpp"
 #include "tgb/matrix_assign.hpp"
 #include "tgb/index_list.hpp"
+#include "tgb/algorithms/betweenness.hpp"
 #include "tgb/algorithms/bfs.hpp"
 #include "tgb/algorithms/connected_components.hpp"
 #include "tgb/algorithms/ktruss.hpp"

@@ -27,6 +27,7 @@ int cmd_pagerank(const std::vector<std::string>& args);
 int cmd_cc(const std::vector<std::string>& args);
 int cmd_lcc(const std::vector<std::string>& args);
 int cmd_ktruss(const std::vector<std::string>& args);
+int cmd_bc(const std::vector<std::string>& args);
 
 // Options of `tgb mxm` after parsing.
 struct mxm_options {

@@ -1,6 +1,6 @@
-// tgb command line: the graph algorithms, `tc`, `bfs`, `mcl`, and the ones
-// written on the Vector operations, `sssp`, `pagerank` and `cc` (and `bfs
-// --parents`), which run on the host.
+// tgb command line: the graph algorithms, `tc`, `bfs`, `mcl`, `lcc`,
+// `ktruss`, `bc`, and the ones written on the Vector operations, `sssp`,
+// `pagerank` and `cc` (and `bfs --parents`), which run on the host.
 #include <omp.h>
 
 #include <chrono>
@@ -30,6 +30,7 @@ struct graph_args {
   double inflation = 2.0, prune = 1e-4;
   long max_iter = 100, select = 1100, recover = 1400;
   long k = 0;  // ktruss -k
+  long batch = 64;  // bc --batch (0: all sources in one batch)
   std::size_t max_memory = 0;  // the budget in bytes, after parse()
 };
 
@@ -72,7 +73,8 @@ graph_args parse(const std::string& cmd, const std::vector<std::string>& args) {
     else if (a == "--json" && cmd != "mcl") g.json = true;
     else if ((a == "-o" || a == "--output") && cmd != "tc") g.out = value();
     else if (a == "--undirected" && cmd != "tc") g.undirected = true;
-    else if (a == "--sources" && cmd == "bfs") g.sources = split(value(), ',');
+    else if (a == "--sources" && (cmd == "bfs" || cmd == "bc")) g.sources = split(value(), ',');
+    else if (a == "--batch" && cmd == "bc") g.batch = integer(cmd, a, value(), 0, 0x7fffffffL);
     else if (a == "--parents" && cmd == "bfs") g.parents = true;
     else if (a == "--source" && cmd == "sssp") g.source = value();
     else if (a == "--delta" && cmd == "sssp") g.delta = number(cmd, a, value(), 0, 1e300);
@@ -193,6 +195,14 @@ bool print_help(const std::string& cmd, const std::vector<std::string>& args) {
       {"cc", "usage: tgb cc GRAPH [-o FILE] [--json]\n"
              "  (weakly) connected components, host: one component id per vertex, the smallest vertex id\n"
              "  of its component\n"},
+      {"bc", "usage: tgb bc GRAPH [--sources 0,5,9] [--batch 64] [--undirected] [-o FILE] [--backend B] [--json]\n"
+             "  betweenness centrality (Brandes, exact for the sources given; all vertices without\n"
+             "  --sources), unnormalized: one value per vertex, the sum over the sources s of s's\n"
+             "  dependency on it. Unweighted: only the pattern counts, a weighted file's values are\n"
+             "  ignored. Edges as stored (a symmetric file holds both directions, so each unordered\n"
+             "  pair counts twice: twice networkx's value for an undirected graph); --undirected adds\n"
+             "  the reverse of every edge. --batch N: sources searched together (0: all at once). Runs\n"
+             "  on the host unless --backend cuda.\n"},
   };
   for (const auto& [name, t] : text)
     if (cmd == name) std::cout << t;
@@ -490,6 +500,39 @@ int cmd_lcc(const std::vector<std::string>& args) {
                     ",\"average\":" + real_text(n ? sum / static_cast<double>(n) : 0.0) +
                     ",\"seconds\":" + real_text(sec),
              lines, lines);
+  return 0;
+}
+
+int cmd_bc(const std::vector<std::string>& args) {
+  if (print_help("bc", args)) return 0;
+  const graph_args g = parse("bc", args);
+  std::vector<index_t> src;
+  for (const auto& s : g.sources) src.push_back(integer("bc", "--sources", s, 0, 0x7fffffffffffffffL));
+  // The host unless --backend cuda asks for the GPU (betweenness_centrality
+  // runs where A lives, on operations that exist on both backends).
+  const backend where = vector_backend(g);
+  const Matrix<double> A = load<double>(g, where);
+  bc_options opt;
+  opt.batch = g.batch;
+  opt.symmetrize = g.undirected;
+  const auto t0 = std::chrono::steady_clock::now();
+  const Vector<double> c = in_context("tgb bc: betweenness centrality of " + g.file,
+                                      [&] { return betweenness_centrality(A, src, opt); });
+  const double sec = seconds_since(t0);
+  const index_t n = A.nrows();
+  std::vector<std::string> lines(static_cast<std::size_t>(n));
+  index_t top = -1;
+  for (index_t v = 0; v < n; ++v) {
+    lines[static_cast<std::size_t>(v)] = real_text(c.values()[v]);
+    if (top < 0 || c.values()[v] > c.values()[top]) top = v;
+  }
+  const index_t used = src.empty() ? n : static_cast<index_t>(src.size());
+  std::string head = head_of("bc", g, where, n) + ",\"sources\":" + std::to_string(used) +
+                     ",\"all_sources\":" + (src.empty() ? "true" : "false") + ",\"batch\":" +
+                     std::to_string(g.batch == 0 ? used : std::min<index_t>(g.batch, used)) +
+                     ",\"undirected\":" + (g.undirected ? "true" : "false");
+  if (top >= 0) head += ",\"max_vertex\":" + std::to_string(top) + ",\"max\":" + lines[static_cast<std::size_t>(top)];
+  per_vertex(g, head + ",\"seconds\":" + real_text(sec), lines, lines);
   return 0;
 }
 

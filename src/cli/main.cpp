@@ -39,10 +39,15 @@ const char* kUsage =
     "  lcc GRAPH [--undirected] [-o FILE] [--backend B] [--json]\n"
     "                                         local clustering coefficient (Graphalytics): one per vertex\n"
     "  ktruss GRAPH -k K [-o FILE] [--backend B] [--json]\n"
-    "                                         the k-truss: 'k-truss: E edges, V vertices'; -o: its edges\n"    "  demo [--data DIR]                      the algorithms and products on bundled real graphs\n"
+    "                                         the k-truss: 'k-truss: E edges, V vertices'; -o: its edges\n"
+    "  bc GRAPH [--sources 0,5,9] [--batch 64] [--undirected] [-o FILE] [--backend B] [--json]\n"
+    "                                         betweenness centrality (Brandes, unnormalized, weights\n"
+    "                                         ignored): one per vertex, from the sources given or all\n"
+    "  demo [--data DIR]                      the algorithms and products on bundled real graphs\n"
     "GRAPH is Matrix Market or an edge list (0-based 'src dst [weight]', optionally .gz);\n"
     "B is auto (the GPU when there is one), host or cuda; sssp, pagerank, cc and bfs --parents run on\n"
-    "the host (with --backend cuda they fail: not implemented). 'tgb COMMAND --help' for one command.\n"
+    "the host (with --backend cuda they fail: not implemented); bc runs on the host unless --backend\n"
+    "cuda. 'tgb COMMAND --help' for one command.\n"
     "info, mxm and the graph commands take --max-memory SIZE (4G, 512M, bytes): the budget for all\n"
     "host memory, reads included (default: physical memory).\n"
     "  help                                   this text\n";
@@ -90,6 +95,7 @@ int main(int argc, char** argv) {
     if (cmd == "cc") return tgb::cli::cmd_cc(args);
     if (cmd == "lcc") return tgb::cli::cmd_lcc(args);
     if (cmd == "ktruss") return tgb::cli::cmd_ktruss(args);
+    if (cmd == "bc") return tgb::cli::cmd_bc(args);
     throw tgb::cli::usage_error("unknown command '" + cmd + "' (try 'tgb help')");
   } catch (const tgb::cli::usage_error& e) {
     std::cerr << "tgb: usage error: " << one_line(e.what()) << "\n";

@@ -493,3 +493,67 @@ TEST_CASE("bfs --parents, sssp, pagerank and cc write one line per vertex", "[cl
   std::remove(g.c_str());
   std::remove(c.c_str());
 }
+
+TEST_CASE("bc writes one betweenness centrality per vertex", "[cli][algorithms][bc]") {
+  // A path 0 - 1 - 2 - 3 (a symmetric file: both directions; the weights are
+  // ignored) and vertex 4 alone.
+  const std::string g = write_temp("/tmp/tgb_cli_bc_path.mtx",
+                                   "%%MatrixMarket matrix coordinate real symmetric\n5 5 3\n"
+                                   "2 1 5\n3 2 0.5\n4 3 9\n");
+  result r = run("bc " + g);
+  CHECK(r.status == 0);
+  CHECK(r.out == "0\n4\n4\n0\n0\n");
+  CHECK(run("bc " + g + " --sources 0").out == "0\n2\n1\n0\n0\n");
+  const std::string out = "/tmp/tgb_cli_bc_out.txt";
+  CHECK(run("bc " + g + " --sources 3,0 --batch 1 -o " + out).status == 0);
+  CHECK(slurp(out) == "0\n3\n3\n0\n0\n");
+  r = run("bc " + g + " --json");
+  CHECK(r.status == 0);
+  CHECK(lines(r.out) == 1);
+  for (const char* field : {"\"command\":\"bc\"", "\"vertices\":5", "\"sources\":5", "\"all_sources\":true",
+                            "\"batch\":5", "\"max_vertex\":1", "\"max\":4", "\"values\":[0,4,4,0,0]"})
+    CHECK(r.out.find(field) != std::string::npos);
+  std::remove(out.c_str());
+  r = run("bc " + g + " --sources 4 --batch 0 --json -o " + out);
+  CHECK(r.status == 0);
+  CHECK(r.out.find("\"values\"") == std::string::npos);
+  CHECK(r.out.find("\"all_sources\":false") != std::string::npos);
+  CHECK(slurp(out) == "0\n0\n0\n0\n0\n");
+  std::remove(out.c_str());
+  // A directed edge list, and the same with --undirected.
+  const std::string d = write_temp("/tmp/tgb_cli_bc_chain.txt", "0 1\n1 2\n");
+  CHECK(run("bc " + d).out == "0\n1\n0\n");
+  CHECK(run("bc " + d + " --undirected").out == "0\n2\n0\n");
+  // Karate: the library's values, digit for digit.
+  const auto K = io::read_matrix_market<double>(data("karate.mtx"));
+  const auto want = betweenness_centrality(K, {0, 33});
+  r = run("bc " + data("karate.mtx") + " --sources 0,33 --backend host");
+  CHECK(r.status == 0);
+  std::istringstream in(r.out);
+  double x;
+  for (index_t v = 0; v < 34; ++v) {
+    REQUIRE(in >> x);
+    CHECK(x == *want.get(v));
+  }
+  // Errors: a source outside the graph or repeated exits 2 naming it; a bad
+  // number or option is a usage error.
+  r = run("bc " + g + " --sources 5");
+  CHECK(r.status == 2);
+  CHECK(lines(r.err) == 1);
+  CHECK(r.err.find("source 5") != std::string::npos);
+  r = run("bc " + g + " --sources 1,2,1");
+  CHECK(r.status == 2);
+  CHECK(r.err.find("more than once") != std::string::npos);
+  CHECK(run("bc " + g + " --sources 0,x").status == 1);
+  CHECK(run("bc " + g + " --batch -1").status == 1);
+  CHECK(run("bc " + g + " --batch").status == 1);
+  CHECK(run("bc " + g + " --parents").status == 1);
+  CHECK(run("bc").status == 1);
+  CHECK(run("bc " + data("lp_afiro.mtx")).status == 2);  // 27 x 51: not a graph
+  const result h = run("bc --help");
+  CHECK(h.status == 0);
+  CHECK(h.out.find("usage: tgb bc") != std::string::npos);
+  CHECK(run("help").out.find("  bc GRAPH") != std::string::npos);
+  std::remove(g.c_str());
+  std::remove(d.c_str());
+}

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """An independent oracle for the graph commands written on the Vector
 operations: runs the built `tgb` CLI (bfs --parents, sssp with and without
---delta, pagerank, cc, lcc, ktruss) on
+--delta, pagerank, cc, lcc, ktruss, bc) on
 graphs of tests/data and on random graphs written here, and compares with
 networkx 3.x (and, for PageRank, with the LDBC Graphalytics formula written
 out below in plain Python).
@@ -241,7 +241,50 @@ def check_graph(name, path, n, edges, tmp, sources):
         if bad:
             fail("%s ktruss -k %d: edge %r has support %d, its triangles in the truss number %d"
                  % (name, k, bad[0][:2], bad[0][2], len(set(T[bad[0][0]]) & set(T[bad[0][1]]))))
+    check_bc(name, path, n, edges, G, tmp, sources)
     print("ok: %s (%d vertices, %d edges)" % (name, n, len(edges)))
+
+
+def check_bc(name, path, n, edges, G, tmp, sources):
+    """Betweenness centrality: tgb's unnormalized sum over the sources of
+    Brandes' dependencies (weights ignored) is networkx's value for the graph
+    as a DiGraph (a symmetric file holds both directions), and twice
+    networkx's for the same edges as an undirected nx.Graph, which networkx
+    halves. Every vertex a source up to 2,000 vertices, else 30 sampled."""
+    global checks
+    U = nx.Graph()
+    U.add_nodes_from(range(n))
+    U.add_edges_from((u, v) for u, v, _ in edges)
+    pairs = set((u, v) for u, v, _ in edges)
+    symmetric = all((v, u) in pairs for u, v in pairs)
+
+    def compare(what, got, want, factor):
+        global checks
+        checks += 1
+        if len(got) != n:
+            fail("%s bc %s: %d lines for %d vertices" % (name, what, len(got), n))
+            return
+        bad = [v for v in range(n) if not close(got[v], factor * want[v], 1e-9)]
+        if bad:
+            fail("%s bc %s: vertex %d is %r, networkx gives %r (x %g)"
+                 % (name, what, bad[0], got[bad[0]], want[bad[0]], factor))
+
+    if n <= 2000:
+        got = [float(x[0]) for x in lines_of(["bc", path], tmp)]
+        compare("(all sources)", got, nx.betweenness_centrality(G, normalized=False), 1.0)
+        if symmetric:
+            compare("(all sources, nx.Graph)", got, nx.betweenness_centrality(U, normalized=False), 2.0)
+    some = sorted(set(sources) | set(random.Random(n).sample(range(n), min(n, 30))))
+    arg = ",".join(str(s) for s in some)
+    got = [float(x[0]) for x in lines_of(["bc", path, "--sources", arg, "--batch", "7"], tmp)]
+    compare("--sources (%d)" % len(some), got, nx.betweenness_centrality_subset(G, some, list(G), normalized=False), 1.0)
+    if symmetric:
+        compare("--sources (%d, nx.Graph)" % len(some), got,
+                nx.betweenness_centrality_subset(U, some, list(U), normalized=False), 2.0)
+    else:
+        got = [float(x[0]) for x in lines_of(["bc", path, "--sources", arg, "--undirected"], tmp)]
+        compare("--sources --undirected (%d, nx.Graph)" % len(some), got,
+                nx.betweenness_centrality_subset(U, some, list(U), normalized=False), 2.0)
 
 
 def random_graph(rng, n, m, directed, weighted, dag=False, lo=0.5, hi=9.0):
