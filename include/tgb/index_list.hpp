@@ -3,6 +3,7 @@
 #pragma once
 
 #include <initializer_list>
+#include <limits>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -39,8 +40,19 @@ class index_list {
     l.kind_ = kind::range;
     l.begin_ = begin;
     l.stride_ = stride;
-    if (stride > 0) l.count_ = end > begin ? (end - begin + stride - 1) / stride : 0;
-    else l.count_ = begin > end ? (begin - end + (-stride) - 1) / (-stride) : 0;
+    // The count, (span - 1) / |stride| + 1, in unsigned arithmetic: the span
+    // of two index_t values (and |INT64_MIN|) always fits in 64 unsigned bits.
+    using u64 = unsigned long long;
+    const bool up = stride > 0;
+    if (up ? end <= begin : begin <= end) return l;  // empty
+    const u64 span = up ? u64(end) - u64(begin) : u64(begin) - u64(end);
+    const u64 step = up ? u64(stride) : u64(0) - u64(stride);
+    const u64 count = (span - 1) / step + 1;
+    if (count > u64(std::numeric_limits<index_t>::max()))
+      throw invalid_value("tgb: index_list::range(" + std::to_string(begin) + ", " + std::to_string(end) + ", " +
+                          std::to_string(stride) + ") holds " + std::to_string(count) +
+                          " indices, more than an index_t can count");
+    l.count_ = static_cast<index_t>(count);
     return l;
   }
 
@@ -58,7 +70,7 @@ class index_list {
     switch (kind_) {
       case kind::all: return k;
       case kind::list: return list_[static_cast<std::size_t>(k)];
-      default: return begin_ + k * stride_;
+      default: return at(k);
     }
   }
   // Throws index_out_of_bounds (GrB_INDEX_OUT_OF_BOUNDS) unless every index
@@ -72,7 +84,7 @@ class index_list {
                                  std::to_string(n) + ")");
     };
     if (kind_ == kind::range) {
-      const index_t first = begin_, last = begin_ + (c - 1) * stride_;
+      const index_t first = begin_, last = at(c - 1);
       if (first < 0 || first >= n) throw bad(first);
       if (last < 0 || last >= n) throw bad(last);
       return;
@@ -82,6 +94,12 @@ class index_list {
   }
 
  private:
+  // begin_ + k * stride_ for 0 <= k < count_: the result lies between begin
+  // and end, but k * stride_ alone may not fit, so it is formed modulo 2^64.
+  index_t at(index_t k) const noexcept {
+    using u64 = unsigned long long;
+    return static_cast<index_t>(u64(begin_) + u64(k) * u64(stride_));
+  }
   enum class kind { all, list, range };
   kind kind_;
   std::vector<index_t> list_;

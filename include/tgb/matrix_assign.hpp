@@ -18,14 +18,24 @@
 // without an accumulator and kept with one.
 //
 // Errors, checked in this order before anything changes (on any error the
-// output is unchanged): shapes that do not conform throw dimension_mismatch
+// output is unchanged): a GPU operand throws not_implemented
+// (device_unsupported) before anything else: these run on the host, and the
+// output goes through the host write-back, so the storage rule applies; then
+// shapes that do not conform, the mask's included, throw dimension_mismatch
 // naming them; a single row or column index outside C (A) throws
 // invalid_index (GrB_INVALID_INDEX); an index-list entry outside it throws
 // index_out_of_bounds; a repeated index throws invalid_value in the
 // assignments of a matrix or vector (which value lands is undefined) and in a
 // masked subassign of a scalar; it is harmless in assign of a scalar and in
-// extract. A GPU operand throws not_implemented: these run on the host, and
-// the output goes through the host write-back, so the storage rule applies.
+// extract.
+//
+// Costs: every call works on rows (CSR). extract reads A as rows, making
+// them per call where A is stored as tiles (and transposing A per call with
+// transpose_a); assign and subassign rebuild C, in
+// O(nnz(C) + nnz(A) + nrows(C) log|I| + |I| + |J|) (the log only for a list
+// that is not a progression), the same for assign_row, with I = {i}: no work
+// in proportion to C's width. assign_col reads and writes column j as a
+// vector of C's rows.
 #pragma once
 
 #include <optional>
@@ -87,15 +97,15 @@ inline void check_repeats(const char* op, const char* which, const host::index_m
                         " index list repeats an index; which value lands there is undefined");
 }
 
-// Checks shared by assign and subassign: the index lists against C, then the
-// mask against what it covers (C, or C(I,J) for subassign).
+// Checks shared by assign and subassign: the mask against what it covers (C,
+// or C(I,J) for subassign), then the index lists against C.
 template <class TC, class Mask>
 void check_assign(const char* op, bool sub, const Matrix<TC>& C, const Mask& mask, const index_list& I,
                   const index_list& J) {
-  I.check(C.nrows(), op);
-  J.check(C.ncols(), op);
   if (sub) check_matrix_mask(mask, I.count(C.nrows()), J.count(C.ncols()), op, "C(I,J)");
   else check_matrix_mask(mask, C.nrows(), C.ncols(), op, "C");
+  I.check(C.nrows(), op);
+  J.check(C.ncols(), op);
 }
 
 // assign / subassign, once the checks have passed: Z is C with C(I,J)
@@ -147,6 +157,7 @@ struct scalar_source {
 template <class TC, class Mask, class Accum, class TA>
 void assign_matrix(const char* op, bool sub, Matrix<TC>& C, const Mask& mask, const Accum& accum,
                    const Matrix<TA>& A, const index_list& I, const index_list& J, const descriptor& desc) {
+  host_only(op, {{"C", C.location()}, {"A", A.location()}, {"the mask", where_matrix_mask(mask)}});
   const bool tr = desc.transpose_a;
   const index_t m = I.count(C.nrows()), n = J.count(C.ncols());
   const index_t ar = rows_of(A, tr), ac = cols_of(A, tr);
@@ -158,7 +169,6 @@ void assign_matrix(const char* op, bool sub, Matrix<TC>& C, const Mask& mask, co
   const host::index_map jm = guard_alloc([&] { return host::index_map(J, C.ncols()); });
   check_repeats(op, "row", im);
   check_repeats(op, "column", jm);
-  host_only(op, {{"C", C.location()}, {"A", A.location()}, {"the mask", where_matrix_mask(mask)}});
   assign_matrix_host(sub, C, mask, accum, im, jm, [&] {
     const host::rows_view<TA> a(A, tr);
     return matrix_source<TC>{host::relabel_columns<TC>(*a, jm, C.ncols(), true, [](offset_t) { return true; })};
@@ -168,6 +178,7 @@ void assign_matrix(const char* op, bool sub, Matrix<TC>& C, const Mask& mask, co
 template <class TC, class Mask, class Accum, class S>
 void assign_scalar(const char* op, bool sub, Matrix<TC>& C, const Mask& mask, const Accum& accum, const S& scalar,
                    const index_list& I, const index_list& J, const descriptor& desc) {
+  host_only(op, {{"C", C.location()}, {"the mask", where_matrix_mask(mask)}});
   check_assign(op, sub, C, mask, I, J);
   const host::index_map im = guard_alloc([&] { return host::index_map(I, C.nrows()); });
   const host::index_map jm = guard_alloc([&] { return host::index_map(J, C.ncols()); });
@@ -177,7 +188,6 @@ void assign_scalar(const char* op, bool sub, Matrix<TC>& C, const Mask& mask, co
     check_repeats(op, "row", im);
     check_repeats(op, "column", jm);
   }
-  host_only(op, {{"C", C.location()}, {"the mask", where_matrix_mask(mask)}});
   const TC x = cast<TC>(scalar);
   assign_matrix_host(sub, C, mask, accum, im, jm, [&] { return scalar_source<TC>{jm.distinct(), x}; }, desc);
 }
@@ -192,17 +202,17 @@ using if_scalar = std::enable_if_t<!is_maskable<S>::value && !std::is_same_v<S, 
 template <class TC, class Mask, class Accum, class TA>
 void extract(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Matrix<TA>& A, const index_list& I,
              const index_list& J, const descriptor& desc = {}) {
+  detail::host_only("extract", {{"C", C.location()}, {"A", A.location()},
+                                {"the mask", detail::where_matrix_mask(mask)}});
   const bool tr = desc.transpose_a;
   const index_t ar = detail::rows_of(A, tr), ac = detail::cols_of(A, tr);
   const index_t m = I.count(ar), n = J.count(ac);
   if (m != C.nrows() || n != C.ncols())
     throw dimension_mismatch("tgb::extract: C is " + detail::shape(C.nrows(), C.ncols()) + " but the index lists select " +
                              detail::shape(m, n) + " of A" + (tr ? "'" : "") + " (" + detail::shape(ar, ac) + ")");
+  detail::check_matrix_mask(mask, C.nrows(), C.ncols(), "extract", "C");
   I.check(ar, "extract");
   J.check(ac, "extract");
-  detail::check_matrix_mask(mask, C.nrows(), C.ncols(), "extract", "C");
-  detail::host_only("extract", {{"C", C.location()}, {"A", A.location()},
-                                {"the mask", detail::where_matrix_mask(mask)}});
   detail::guard_alloc([&] {
     auto M = detail::host::make_mask(mask, C.nrows(), C.ncols());
     const detail::host::rows_view<TA> a(A, tr);
@@ -218,6 +228,7 @@ void extract(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Matrix<T
 template <class TW, class Mask, class Accum, class TA>
 void extract(Vector<TW>& w, const Mask& mask, const Accum& accum, const Matrix<TA>& A, const index_list& I, index_t j,
              const descriptor& desc = {}) {
+  detail::vector_host_only("extract", A);
   const bool tr = desc.transpose_a;
   const index_t ar = detail::rows_of(A, tr), ac = detail::cols_of(A, tr);
   const index_t len = I.count(ar);
@@ -225,10 +236,10 @@ void extract(Vector<TW>& w, const Mask& mask, const Accum& accum, const Matrix<T
     throw dimension_mismatch("tgb::extract: w has size " + detail::size_text(w.size()) + " but the index list has " +
                              detail::size_text(len) + " indices (A" + (tr ? "'" : "") + " is " +
                              detail::shape(ar, ac) + ")");
-  detail::check_line("extract", "column", j, ac);
-  I.check(ar, "extract");
   detail::check_vector_mask(mask, w.size(), "extract", "w has size " + detail::size_text(w.size()));
-  detail::vector_host_only("extract", A);
+  // Under transpose_a, j picks a row of A (a column of A').
+  detail::check_line("extract", tr ? "row" : "column", j, ac);
+  I.check(ar, "extract");
   detail::guard_alloc([&] {
     const auto M = detail::host::make_vector_mask(mask, w.size(), "extract");
     detail::vector_bitmap<TW> t(len);
@@ -282,27 +293,34 @@ void subassign(Matrix<TC>& C, const Mask& mask, const Accum& accum, const S& sca
 template <class TC, class Mask, class Accum, class TU>
 void assign_row(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Vector<TU>& u, index_t i,
                 const index_list& J, const descriptor& desc = {}) {
+  detail::host_only("assign_row", {{"C", C.location()}});
   const index_t len = J.count(C.ncols());
   if (len != u.size())
     throw dimension_mismatch("tgb::assign_row: the index list has " + detail::size_text(len) +
                              " indices but u has size " + detail::size_text(u.size()));
+  detail::check_vector_mask(mask, C.ncols(), "assign_row", "C has " + detail::size_text(C.ncols()) + " columns");
   detail::check_line("assign_row", "row", i, C.nrows());
   J.check(C.ncols(), "assign_row");
-  detail::check_vector_mask(mask, C.ncols(), "assign_row", "C has " + detail::size_text(C.ncols()) + " columns");
   const detail::host::index_map jm = detail::guard_alloc([&] { return detail::host::index_map(J, C.ncols()); });
   detail::check_repeats("assign_row", "column", jm);
-  detail::host_only("assign_row", {{"C", C.location()}});
+  // The region assign with I = {i} and u as its one source row; the mask,
+  // over row i, is read only at row i's and J's columns, and replace clears
+  // row i (all of it) outside the mask; other rows are copied through.
   detail::guard_alloc([&] {
-    const auto M = detail::host::make_vector_mask(mask, C.ncols(), "assign_row");
+    const index_list rows = index_list::range(i, i + 1);
+    const detail::host::index_map im(rows, C.nrows());
     const detail::host::rows_view<TC> c(C, false);
-    const detail::vector_bitmap<TU>& ub = u.bitmap();
-    auto line = detail::host::vector_assign(detail::host::row_vector(*c, i), M, accum, desc.replace, J,
-                                            [&](index_t k, TC& x) {
-                                              if (!ub.present[k]) return false;
-                                              x = detail::cast<TC>(ub.values[k]);
-                                              return true;
-                                            });
-    detail::host::writeback(C, detail::host::host_mask{}, no_accum, false, detail::host::with_row(*c, i, line), false);
+    const detail::matrix_source<TC> src{detail::host::row_source<TC>(u.bitmap(), jm, C.ncols())};
+    detail::host::region_mask rm;
+    rm.whole_rows = true;
+    detail::csr_matrix<bool> mrow;
+    if constexpr (!std::is_same_v<Mask, no_mask_t>) {
+      const auto M = detail::host::make_vector_mask(mask, C.ncols(), "assign_row");
+      mrow = detail::host::row_mask(*c, i, jm, M);
+      rm.rows = &mrow.p;
+    }
+    detail::csr_matrix<TC> R = detail::host::assign_region(*c, im, jm, src.get(), accum, rm, desc.replace);
+    detail::host::writeback(C, detail::host::host_mask{}, no_accum, false, std::move(R), false);
   });
 }
 
@@ -311,16 +329,16 @@ void assign_row(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Vecto
 template <class TC, class Mask, class Accum, class TU>
 void assign_col(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Vector<TU>& u, const index_list& I,
                 index_t j, const descriptor& desc = {}) {
+  detail::host_only("assign_col", {{"C", C.location()}});
   const index_t len = I.count(C.nrows());
   if (len != u.size())
     throw dimension_mismatch("tgb::assign_col: the index list has " + detail::size_text(len) +
                              " indices but u has size " + detail::size_text(u.size()));
+  detail::check_vector_mask(mask, C.nrows(), "assign_col", "C has " + detail::size_text(C.nrows()) + " rows");
   detail::check_line("assign_col", "column", j, C.ncols());
   I.check(C.nrows(), "assign_col");
-  detail::check_vector_mask(mask, C.nrows(), "assign_col", "C has " + detail::size_text(C.nrows()) + " rows");
   const detail::host::index_map im = detail::guard_alloc([&] { return detail::host::index_map(I, C.nrows()); });
   detail::check_repeats("assign_col", "row", im);
-  detail::host_only("assign_col", {{"C", C.location()}});
   detail::guard_alloc([&] {
     const auto M = detail::host::make_vector_mask(mask, C.nrows(), "assign_col");
     const detail::host::rows_view<TC> c(C, false);

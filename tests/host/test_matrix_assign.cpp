@@ -488,6 +488,57 @@ TEST_CASE("Matrix extract and assign on a larger matrix (parallel rows)", "[matr
 }
 
 // ------------------------------------------------------------------- errors
+TEST_CASE("Row_assign costs nothing in proportion to C's width", "[matrix_assign][assign][hand]") {
+  // C is 4 x max_dimension (2^36 columns) with a few entries: a dense line of
+  // C's width would take about 2^36 * 9 bytes, so building one throws
+  // out_of_memory (or takes far too long). Row_assign must work through the
+  // entries and J alone, and equal the 1 x |J| assign it stands for.
+  const index_t n = max_dimension, last = n - 1;
+  const dmap<int> c0{{{1, 5}, 10}, {{2, 3}, 20}, {{2, 7}, 30}, {{2, last}, 40}, {{3, last - 1}, 50}};
+  const auto u = vector_oracle::from_vmap<int>(3, {{0, 1}, {2, 3}});  // u(1) absent
+  const Matrix<int> U = oracle::from_map<int>(1, 3, {{{0, 0}, 1}, {{0, 2}, 3}});
+  const index_list J{last, 3, 123456789};  // decreasing then increasing: a list, not a progression
+  for (int form = 0; form < 2; ++form) {
+    for (int ac = 0; ac < 2; ++ac) {
+      INFO("form " << form_name(form) << " accum " << ac);
+      Matrix<int> C = oracle::from_map<int>(4, n, c0), E = C;
+      C.set_storage(form ? storage_control::rows : storage_control::tiles);
+      if (ac) {
+        assign_row(C, no_mask, plus{}, u, 2, J);
+        assign(E, no_mask, plus{}, U, {2}, J);
+      } else {
+        assign_row(C, no_mask, no_accum, u, 2, J, descriptor{}.with_replace());
+        assign(E, no_mask, no_accum, U, {2}, J);
+      }
+      const dmap<int> want =
+          ac ? dmap<int>{{{1, 5}, 10}, {{2, 3}, 20}, {{2, 7}, 30}, {{2, last}, 41}, {{2, 123456789}, 3}, {{3, last - 1}, 50}}
+             : dmap<int>{{{1, 5}, 10}, {{2, 7}, 30}, {{2, last}, 1}, {{2, 123456789}, 3}, {{3, last - 1}, 50}};
+      CHECK(oracle::to_map(C) == want);
+      CHECK(oracle::to_map(E) == want);
+    }
+  }
+}
+
+TEST_CASE("Row_assign's mask covers all of row i; replace clears it outside J", "[matrix_assign][assign][hand]") {
+  // Row 1 of C: {0:1, 2:2, 4:4, 5:5}; J = {2, 3}, u = {7, 8}.
+  const dmap<int> c0{{{0, 0}, 9}, {{1, 0}, 1}, {{1, 2}, 2}, {{1, 4}, 4}, {{1, 5}, 5}, {{2, 4}, 6}};
+  const auto u = vector_oracle::from_vmap<int>(2, {{0, 7}, {1, 8}});
+  const auto m = vector_oracle::from_vmap<int>(6, {{0, 1}, {3, 1}, {4, 0}});  // admits 0 and 3 (4 holds a zero)
+  for (int form = 0; form < 2; ++form) {
+    INFO("form " << form_name(form));
+    Matrix<int> C = stored(oracle::from_map<int>(3, 6, c0), form);
+    assign_row(C, m, no_accum, u, 1, {2, 3});
+    CHECK(oracle::to_map(C) ==
+          dmap<int>{{{0, 0}, 9}, {{1, 0}, 1}, {{1, 2}, 2}, {{1, 3}, 8}, {{1, 4}, 4}, {{1, 5}, 5}, {{2, 4}, 6}});
+    C = stored(oracle::from_map<int>(3, 6, c0), form);
+    assign_row(C, m, no_accum, u, 1, {2, 3}, descriptor{}.with_replace());
+    CHECK(oracle::to_map(C) == dmap<int>{{{0, 0}, 9}, {{1, 0}, 1}, {{1, 3}, 8}, {{2, 4}, 6}});
+    C = stored(oracle::from_map<int>(3, 6, c0), form);
+    assign_row(C, mask_view<Vector<int>>{&m, true, true}, no_accum, u, 1, {2, 3}, descriptor{}.with_replace());
+    CHECK(oracle::to_map(C) == dmap<int>{{{0, 0}, 9}, {{1, 2}, 7}, {{1, 5}, 5}, {{2, 4}, 6}});
+  }
+}
+
 TEST_CASE("Matrix extract and assign errors leave the output unchanged", "[matrix_assign][errors]") {
   std::mt19937_64 rng(5);
   const auto A = oracle::random_matrix<int>(rng, 4, 5, 0.5);
@@ -545,7 +596,35 @@ TEST_CASE("Matrix extract and assign errors leave the output unchanged", "[matri
   CHECK_THROWS_AS(assign_col(C, no_mask, no_accum, u2, {0, 4}, 0), index_out_of_bounds);
   CHECK_THROWS_AS(assign_col(C, no_mask, no_accum, u2, {2, 2}, 0), invalid_value);
   CHECK_THROWS_AS(assign_col(C, Vector<bool>(5), no_accum, u2, {0, 1}, 0), dimension_mismatch);
+  // Shapes first: a wrong-size mask is reported before a bad index.
+  CHECK_THROWS_AS(extract(E, Matrix<bool>(3, 2), no_accum, A, {0, 9}, {0, 1, 9}), dimension_mismatch);
+  CHECK_THROWS_AS(extract(w, Vector<bool>(3), no_accum, A, {0, 9}, 0), dimension_mismatch);
+  CHECK_THROWS_AS(extract(w, Vector<bool>(3), no_accum, A, {0, 1}, 7), dimension_mismatch);
+  CHECK_THROWS_AS(assign(C, Matrix<bool>(2, 3), no_accum, E, {0, 9}, {0, 1, 2}), dimension_mismatch);
+  CHECK_THROWS_AS(assign(C, Matrix<bool>(2, 3), no_accum, E, {1, 1}, {0, 1, 2}), dimension_mismatch);
+  CHECK_THROWS_AS(assign(C, Matrix<bool>(5, 4), no_accum, 1, {0, 9}, all), dimension_mismatch);
+  CHECK_THROWS_AS(subassign(C, Matrix<bool>(4, 5), no_accum, E, {0, 9}, {0, 1, 2}), dimension_mismatch);
+  CHECK_THROWS_AS(subassign(C, Matrix<bool>(3, 2), no_accum, 1, {1, 1}, {0, 9}), dimension_mismatch);
+  CHECK_THROWS_AS(assign_row(C, Vector<bool>(4), no_accum, u2, 9, {0, 1}), dimension_mismatch);
+  CHECK_THROWS_AS(assign_row(C, Vector<bool>(4), no_accum, u2, 0, {0, 9}), dimension_mismatch);
+  CHECK_THROWS_AS(assign_col(C, Vector<bool>(5), no_accum, u2, {0, 1}, 9), dimension_mismatch);
+  CHECK_THROWS_AS(assign_col(C, Vector<bool>(5), no_accum, u2, {0, 9}, 0), dimension_mismatch);
+  // The column extract's j is a row of A under transpose_a, and says so.
+  auto invalid = [](auto f) {
+    try {
+      f();
+    } catch (const invalid_index& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  const std::string tr_msg = invalid([&] { extract(w, no_mask, no_accum, A, {0, 1}, 4, descriptor{}.with_transpose_a()); });
+  CHECK(tr_msg.find("row index 4") != std::string::npos);
+  CHECK(tr_msg.find("column") == std::string::npos);
+  CHECK(invalid([&] { extract(w, no_mask, no_accum, A, {0, 1}, 5); }).find("column index 5") != std::string::npos);
   CHECK(oracle::to_map(C) == c0);
+  CHECK(oracle::to_map(E) == e0);
+  CHECK(w.nvals() == 0);
   // Harmless: repeats in a scalar assign, empty lists, an unmasked scalar subassign.
   assign(C, no_mask, no_accum, 3, index_list::range(2, 2), all);
   subassign(C, no_mask, no_accum, 3, std::vector<index_t>{}, all);
@@ -561,6 +640,18 @@ TEST_CASE("Matrix extract and assign errors leave the output unchanged", "[matri
     CHECK_THROWS_AS(extract(E, no_mask, no_accum, G, {0, 1}, {0, 1, 2}), not_implemented);
     CHECK_THROWS_AS(assign(Cd, no_mask, no_accum, G, all, all), not_implemented);
     CHECK_THROWS_AS(extract(w, no_mask, no_accum, G, {0, 1}, 0), not_implemented);
+    // The GPU check comes first: before shapes, indices and repeats.
+    CHECK_THROWS_AS(extract(E, Matrix<bool>(3, 2), no_accum, G, {0, 9}, {0, 1, 2, 3}), not_implemented);
+    CHECK_THROWS_AS(extract(w, no_mask, no_accum, G, {0, 1, 2}, 9), not_implemented);
+    CHECK_THROWS_AS(assign(Cd, Matrix<bool>(2, 3), no_accum, G, {0, 9}, {1, 1}), not_implemented);
+    CHECK_THROWS_AS(assign(C, no_mask, no_accum, G, {1, 1, 9}, all), not_implemented);
+    Matrix<int> Cg = C0;
+    Cg.to(backend::cuda);
+    CHECK_THROWS_AS(assign(Cg, Matrix<bool>(5, 4), no_accum, 1, {0, 9}, all), not_implemented);
+    CHECK_THROWS_AS(subassign(Cg, Matrix<bool>(2, 2), no_accum, 1, {1, 1}, {0, 1}), not_implemented);
+    CHECK_THROWS_AS(assign_row(Cg, Vector<bool>(4), no_accum, u2, 9, {3, 3, 3}), not_implemented);
+    CHECK_THROWS_AS(assign_col(Cg, Vector<bool>(5), no_accum, u2, {2, 2, 2}, 9), not_implemented);
+    CHECK(oracle::to_map(C) == c0);
     CHECK(oracle::to_map(E) == e0);
     CHECK(oracle::to_map(Cd) == c0);
   }

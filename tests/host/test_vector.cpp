@@ -333,6 +333,43 @@ TEST_CASE("assign: the mask is over w, positions outside I are kept", "[vector][
   CHECK(to_vmap(w) == w0);
 }
 
+TEST_CASE("index_list::range counts without overflow", "[vector][hand][index_list]") {
+  auto indices = [](const index_list& L) {
+    std::vector<index_t> out;
+    for (index_t k = 0; k < L.count(0); ++k) out.push_back(L[k]);
+    return out;
+  };
+  constexpr index_t big = std::numeric_limits<index_t>::max(), small = std::numeric_limits<index_t>::min();
+  // Ordinary ranges: positive and negative strides, empty ones.
+  CHECK(indices(index_list::range(0, 5)) == std::vector<index_t>{0, 1, 2, 3, 4});
+  CHECK(indices(index_list::range(1, 8, 3)) == std::vector<index_t>{1, 4, 7});
+  CHECK(indices(index_list::range(1, 7, 3)) == std::vector<index_t>{1, 4});
+  CHECK(indices(index_list::range(5, 0, -2)) == std::vector<index_t>{5, 3, 1});
+  CHECK(indices(index_list::range(5, -1, -1)) == std::vector<index_t>{5, 4, 3, 2, 1, 0});
+  CHECK(index_list::range(4, 4).count(10) == 0);
+  CHECK(index_list::range(5, 2).count(10) == 0);
+  CHECK(index_list::range(2, 5, -1).count(10) == 0);
+  CHECK(index_list::range(3, 3, -7).count(10) == 0);
+  // A stride past the end: one index, not zero (the old length formula overflowed).
+  CHECK(indices(index_list::range(0, 10, big)) == std::vector<index_t>{0});
+  CHECK(indices(index_list::range(10, 0, small)) == std::vector<index_t>{10});
+  CHECK(indices(index_list::range(big - 1, big, big)) == std::vector<index_t>{big - 1});
+  // Spans wider than index_t: a count that fits is exact, its indices too.
+  CHECK(index_list::range(-5, big, 2).count(0) == big / 2 + 3);
+  CHECK(index_list::range(-5, big, 2)[big / 2 + 2] == big - 2);
+  CHECK(index_list::range(big, small, -big).count(0) == 3);
+  CHECK(index_list::range(big, small, -big)[2] == -big);
+  CHECK(index_list::range(small, big, big).count(0) == 3);
+  // A count that does not fit in index_t is refused, not negative.
+  CHECK_THROWS_AS(index_list::range(-5, big), invalid_value);
+  CHECK_THROWS_AS(index_list::range(small, big), invalid_value);
+  CHECK_THROWS_AS(index_list::range(big, small, -1), invalid_value);
+  CHECK(index_list::range(0, big).count(0) == big);
+  // Checked against a size, a wide range is out of bounds, not wrapped in.
+  CHECK_NOTHROW(index_list::range(0, 10, big).check(1, "test"));
+  CHECK_THROWS_AS(index_list::range(-5, big, 2).check(100, "test"), index_out_of_bounds);
+}
+
 TEST_CASE("extract, reduce, apply and select details", "[vector][hand]") {
   const auto u = from_vmap<int>(5, {{0, 4}, {2, -6}, {4, 5}});
   Vector<int> w(4);

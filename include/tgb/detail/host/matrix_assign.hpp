@@ -10,10 +10,13 @@
 //   - relabel_columns: A's rows with column l renamed J[l] (C's columns).
 //   - assign_region: Z = C with C(I,J) = accum(C(I,J), S), under a mask over
 //     the region (subassign) or none (assign: its mask goes to writeback).
-//   - with_row / with_col: C with one row or column replaced (Row_assign,
-//     Col_assign, which run the vector assign on that line).
-// Costs: O(nnz(C) + nnz(A) + |I| + |J|) plus a log factor for lists that are
-// not progressions, and for sorting rows that J reorders.
+//   - row_source / row_mask: Row_assign as a region assign with I = {i}: u
+//     as one source row in C's columns, and the vector mask read only where
+//     row i of C or J has a column (never a pass over all of C's columns).
+//   - with_col: C with one column replaced (Col_assign, which runs the vector
+//     assign on that column).
+// Costs: O(nnz(C) + nnz(A) + nrows(C) log|I| + |I| + |J|), the log factor
+// for lists that are not progressions, plus sorting rows that J reorders.
 #pragma once
 
 #include <algorithm>
@@ -252,6 +255,10 @@ struct assign_source {
 struct region_mask {
   const csr_pattern* rows = nullptr;
   bool complement = false;
+  // The mask covers the region's whole rows, not only J's columns
+  // (Row_assign's over row i): replace also clears C's entries outside J
+  // there that it does not admit. The rows then list C's columns.
+  bool whole_rows = false;
 };
 
 // Z = C with, for every position (I[k], J[l]) of the region where the mask
@@ -302,7 +309,9 @@ csr_matrix<TC> assign_region(const csr_matrix<TC>& c, const index_map& I, const 
     while (p < p1 || q < slen) {
       const index_t cc = p < p1 ? ccol[p] : none, sc = q < slen ? scol[q] : none;
       if (cc < sc) {  // C alone: kept outside the region; inside, Z keeps it only with accum
-        if (!J.contains(cc) || (admits(cc) ? has_accum : !replace)) emit(cc, cval[p]);
+        const bool keep = !J.contains(cc) ? !(mask.whole_rows && replace) || admits(cc)
+                                          : (admits(cc) ? has_accum : !replace);
+        if (keep) emit(cc, cval[p]);
         ++p;
       } else if (sc < cc) {  // S alone
         if (admits(sc)) emit(sc, src.rows ? sval[q] : src.scalar);
@@ -323,16 +332,36 @@ csr_matrix<TC> assign_region(const csr_matrix<TC>& c, const index_map& I, const 
 }
 
 // ---- one row or column ------------------------------------------------------
-// Row i of c, as a vector of c's columns.
-template <class TC>
-vector_bitmap<TC> row_vector(const csr_matrix<TC>& c, index_t i) {
-  vector_bitmap<TC> w(c.p.ncols);
-  for (offset_t p = c.p.rowptr[i]; p < c.p.rowptr[i + 1]; ++p) {
-    w.values[c.p.colidx[p]] = c.values[p];
-    w.present[c.p.colidx[p]] = 1;
-  }
-  w.nvals = c.p.rowptr[i + 1] - c.p.rowptr[i];
-  return w;
+// u (of size |J|) as one row in C's columns: u(k) at column J[k], cast to
+// TC. O(|J|) (plus a sort where J does not increase).
+template <class TC, class TU>
+csr_matrix<TC> row_source(const vector_bitmap<TU>& u, const index_map& J, index_t ncols) {
+  return build_rows<TC>(1, ncols, true, !J.increasing(), [&](index_t, auto&& emit) {
+    for (index_t k = 0; k < J.size(); ++k)
+      if (u.present[k]) emit(J[k], cast<TC>(u.values[k]));
+  });
+}
+// The columns of row i of c or of J where admits(x) holds, as one row of a
+// pattern (complement already applied by admits): all assign_region asks of
+// a whole-row mask. O(nnz(c(i,:)) + |J|).
+template <class TC, class Admits>
+csr_matrix<bool> row_mask(const csr_matrix<TC>& c, index_t i, const index_map& J, const Admits& admits) {
+  const std::vector<index_t> js = J.distinct();
+  const index_t* ccol = c.p.colidx.data();
+  const offset_t b = c.p.rowptr[i], e = c.p.rowptr[i + 1];
+  return build_rows<bool>(1, c.p.ncols, false, false, [&](index_t, auto&& emit) {
+    offset_t p = b;
+    std::size_t q = 0;
+    while (p < e || q < js.size()) {
+      index_t x;
+      if (q == js.size() || (p < e && ccol[p] < js[q])) x = ccol[p++];
+      else {
+        x = js[q++];
+        if (p < e && ccol[p] == x) ++p;
+      }
+      if (admits(x)) emit(x, true);
+    }
+  });
 }
 // Column j of c, as a vector of c's rows.
 template <class TC>
@@ -351,18 +380,6 @@ vector_bitmap<TC> col_vector(const csr_matrix<TC>& c, index_t j) {
   return w;
 }
 
-// c with row i replaced by w.
-template <class TC>
-csr_matrix<TC> with_row(const csr_matrix<TC>& c, index_t i, const vector_bitmap<TC>& w) {
-  return build_rows<TC>(c.p.nrows, c.p.ncols, true, false, [&](index_t r, auto&& emit) {
-    if (r != i) {
-      for (offset_t p = c.p.rowptr[r]; p < c.p.rowptr[r + 1]; ++p) emit(c.p.colidx[p], c.values[p]);
-      return;
-    }
-    for (index_t j = 0; j < w.n; ++j)
-      if (w.present[j]) emit(j, w.values[j]);
-  });
-}
 // c with column j replaced by w.
 template <class TC>
 csr_matrix<TC> with_col(const csr_matrix<TC>& c, index_t j, const vector_bitmap<TC>& w) {
