@@ -8,6 +8,9 @@
 #include <memory_resource>
 #include <new>
 
+#include "tgb/detail/buffer.hpp"
+#include "tgb/error.hpp"
+
 namespace oracle {
 
 class failing_resource : public std::pmr::memory_resource {
@@ -30,5 +33,22 @@ class failing_resource : public std::pmr::memory_resource {
   long long fail_at_;
   std::atomic<long long> count_{0}, live_{0};
 };
+
+// Runs op() with r as tgb's host memory resource (the previous one restored
+// whatever op throws): true if op returned, false if it threw
+// tgb::out_of_memory; any other exception passes through.
+template <class Op>
+bool run_with(failing_resource& r, Op&& op) {
+  struct restore {
+    std::pmr::memory_resource* prev;
+    ~restore() { tgb::set_host_memory_resource(prev); }
+  } guard{tgb::set_host_memory_resource(&r)};
+  try {
+    op();
+    return true;
+  } catch (const tgb::out_of_memory&) {
+    return false;
+  }
+}
 
 }  // namespace oracle

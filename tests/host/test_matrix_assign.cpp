@@ -674,16 +674,7 @@ TEST_CASE("Matrix extract and assign leave C unchanged when an allocation fails"
         bool ok = false;
         {
           Matrix<double> C = start;
-          std::pmr::memory_resource* prev = set_host_memory_resource(&r);
-          try {
-            op(C);
-            ok = true;
-          } catch (const out_of_memory&) {
-          } catch (...) {
-            set_host_memory_resource(prev);
-            throw;
-          }
-          set_host_memory_resource(prev);
+          ok = oracle::run_with(r, [&] { op(C); });
           INFO(name << " (" << form_name(form) << "): allocation " << k);
           if (!ok) REQUIRE(oracle::to_map(C) == before);
         }

@@ -241,19 +241,12 @@ TEST_CASE("mxm row paths out of memory at every allocation: throw, keep C, leak 
           bool ok = false;
           {
             Matrix<double> C = C0;
-            std::pmr::memory_resource* prev = set_host_memory_resource(&r);
-            try {
+            ok = oracle::run_with(r, [&] {
               const descriptor d = descriptor{}.with_transpose_b(mode == 1);
               if (mode == 0) detail::mxm_host(C, no_mask, no_accum, plus_times, A, A, d, pol);
               else if (mode == 1) detail::mxm_host(C, structure(Mm), plus{}, plus_times, A, A, d, pol);
               else detail::mxm_host(C, complement(Mm), no_accum, min_plus, A, A, d, pol);
-              ok = true;
-            } catch (const out_of_memory&) {
-            } catch (...) {
-              set_host_memory_resource(prev);
-              throw;
-            }
-            set_host_memory_resource(prev);
+            });
             INFO(method_name(method) << " mode " << mode << " allocation " << k);
             if (!ok) REQUIRE(oracle::to_map(C) == before);
           }

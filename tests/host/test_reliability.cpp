@@ -32,16 +32,7 @@ long long sweep(const char* name, const Matrix<TC>& C0, Op op) {
     bool ok = false;
     {
       Matrix<TC> C = C0;
-      std::pmr::memory_resource* prev = set_host_memory_resource(&r);
-      try {
-        op(C);
-        ok = true;
-      } catch (const out_of_memory&) {
-      } catch (...) {
-        set_host_memory_resource(prev);
-        throw;
-      }
-      set_host_memory_resource(prev);
+      ok = oracle::run_with(r, [&] { op(C); });
       if (!ok) {
         INFO(name << ": allocation " << k << " failed");
         REQUIRE(oracle::to_map(C) == before);

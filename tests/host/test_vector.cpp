@@ -505,17 +505,7 @@ TEST_CASE("Vector operations leave w unchanged when an allocation fails", "[vect
     for (long long k = 0;; ++k) {
       oracle::failing_resource r(k);
       Vector<double> w = w0;
-      bool ok = false;
-      std::pmr::memory_resource* prev = set_host_memory_resource(&r);
-      try {
-        op(w);
-        ok = true;
-      } catch (const out_of_memory&) {
-      } catch (...) {
-        set_host_memory_resource(prev);
-        throw;
-      }
-      set_host_memory_resource(prev);
+      const bool ok = oracle::run_with(r, [&] { op(w); });
       INFO(name << ": allocation " << k);
       if (ok) {
         CHECK(k > 0);  // it did allocate, and each point was failed once
