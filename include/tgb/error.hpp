@@ -62,6 +62,13 @@ TGB_DEFINE_ERROR(not_implemented, not_implemented);
 TGB_DEFINE_ERROR(out_of_memory, out_of_memory);
 // Unexpected internal failure (a CUDA runtime error, for instance).
 TGB_DEFINE_ERROR(panic, panic);
+// A value asked of an object that holds none: Scalar::get() on an empty
+// scalar. GraphBLAS reports this as the status GrB_NO_VALUE (1, not an
+// error code); tgb's get() has no status to return, so it throws it.
+TGB_DEFINE_ERROR(no_value, no_value);
+// An operation needs a value that an empty Scalar does not hold: one bound
+// to apply's operator, or select's thunk (GrB_EMPTY_OBJECT).
+TGB_DEFINE_ERROR(empty_object, empty_object);
 
 // A file could not be opened or parsed. GraphBLAS has no I/O code; like
 // LAGraph's readers this reports GrB_INVALID_VALUE.

@@ -9,6 +9,8 @@
 //   assign_row(C, mask, accum, u, i, J, desc)  C<m'>(i,J) = accum(C(i,J), u')
 //   assign_col(C, mask, accum, u, I, j, desc)  C<m>(I,j) = accum(C(I,j), u)
 //   subassign(C, mask, accum, A or x, I, J, desc)  C(I,J)<M> = accum(C(I,J), A)
+// (x a value here; a tgb::Scalar, which may be empty, in scalar.hpp, through
+// the same assign_scalar.)
 // desc.transpose_a reads A' (extract and assign from a matrix; for the
 // column extract, w = A'(I,j), row j of A restricted to I). The masks:
 // assign's is over all of C, and replace clears C outside it; subassign's is
@@ -175,9 +177,12 @@ void assign_matrix(const char* op, bool sub, Matrix<TC>& C, const Mask& mask, co
   }, desc);
 }
 
-template <class TC, class Mask, class Accum, class S>
-void assign_scalar(const char* op, bool sub, Matrix<TC>& C, const Mask& mask, const Accum& accum, const S& scalar,
-                   const index_list& I, const index_list& J, const descriptor& desc) {
+// x, already cast to C's type, at every position of I x J; no x (an empty
+// Scalar, tgb/scalar.hpp) assigns as an empty |I| x |J| matrix would: the
+// region's entries are deleted without an accumulator and kept with one.
+template <class TC, class Mask, class Accum>
+void assign_scalar(const char* op, bool sub, Matrix<TC>& C, const Mask& mask, const Accum& accum,
+                   const std::optional<TC>& x, const index_list& I, const index_list& J, const descriptor& desc) {
   host_only(op, {{"C", C.location()}, {"the mask", where_matrix_mask(mask)}});
   check_assign(op, sub, C, mask, I, J);
   const host::index_map im = guard_alloc([&] { return host::index_map(I, C.nrows()); });
@@ -188,8 +193,9 @@ void assign_scalar(const char* op, bool sub, Matrix<TC>& C, const Mask& mask, co
     check_repeats(op, "row", im);
     check_repeats(op, "column", jm);
   }
-  const TC x = cast<TC>(scalar);
-  assign_matrix_host(sub, C, mask, accum, im, jm, [&] { return scalar_source<TC>{jm.distinct(), x}; }, desc);
+  assign_matrix_host(sub, C, mask, accum, im, jm, [&] {
+    return x ? scalar_source<TC>{jm.distinct(), *x} : scalar_source<TC>{{}, TC{}};
+  }, desc);
 }
 
 template <class S>
@@ -269,7 +275,7 @@ void assign(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Matrix<TA
 template <class TC, class Mask, class Accum, class S, class = detail::if_scalar<S>>
 void assign(Matrix<TC>& C, const Mask& mask, const Accum& accum, const S& scalar, const index_list& I,
             const index_list& J, const descriptor& desc = {}) {
-  detail::assign_scalar("assign", false, C, mask, accum, scalar, I, J, desc);
+  detail::assign_scalar("assign", false, C, mask, accum, std::optional<TC>(detail::cast<TC>(scalar)), I, J, desc);
 }
 
 // C(I,J)<M> = accum(C(I,J), A) (GxB_Matrix_subassign): M is |I| x |J| and
@@ -284,7 +290,7 @@ void subassign(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Matrix
 template <class TC, class Mask, class Accum, class S, class = detail::if_scalar<S>>
 void subassign(Matrix<TC>& C, const Mask& mask, const Accum& accum, const S& scalar, const index_list& I,
                const index_list& J, const descriptor& desc = {}) {
-  detail::assign_scalar("subassign", true, C, mask, accum, scalar, I, J, desc);
+  detail::assign_scalar("subassign", true, C, mask, accum, std::optional<TC>(detail::cast<TC>(scalar)), I, J, desc);
 }
 
 // C<m'>(i,J) = accum(C(i,J), u') (GrB_Row_assign): u(k) goes to C(i, J[k]);

@@ -12,6 +12,7 @@
 #include "tgb/mask.hpp"
 #include "tgb/matrix.hpp"
 #include "tgb/operations.hpp"
+#include "tgb/scalar.hpp"
 #include "tgb/vector.hpp"
 #include "tgb/vector_operations.hpp"
 #include "tgb/matrix_assign.hpp"

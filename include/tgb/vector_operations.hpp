@@ -13,6 +13,7 @@
 // can be added.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -121,17 +122,22 @@ void assign_host(Vector<TW>& w, const Mask& mask, const Accum& accum, const Vect
   });
 }
 
-template <class TW, class Mask, class Accum, class S>
-void assign_scalar_host(Vector<TW>& w, const Mask& mask, const Accum& accum, const S& scalar, const index_list& I,
-                        const descriptor& desc) {
+// w<m>(I) = accum(w(I), x), x already cast to w's type; no x (an empty
+// Scalar, tgb/scalar.hpp) assigns as an empty vector u would: w(I)'s entries
+// are deleted without an accumulator and kept with one.
+template <class TW, class Mask, class Accum>
+void assign_scalar_host(Vector<TW>& w, const Mask& mask, const Accum& accum, const std::optional<TW>& x,
+                        const index_list& I, const descriptor& desc) {
+  I.check(w.size(), "assign");
+  host::make_vector_mask(mask, w.size(), "assign");
   guard_alloc([&] {
     const auto M = host::make_vector_mask(mask, w.size(), "assign");
-    const TW x = cast<TW>(scalar);
-    // A repeated index writes the same value again: drop the repeats so that
-    // each position is written once.
+    // A repeated index would write (or delete) the same position twice:
+    // drop the repeats so that each position is written once.
     const index_list J = has_repeats(I, w.size()) ? without_repeats(I, w.size()) : I;
     w.assign_bitmap(host::vector_assign(w.bitmap(), M, accum, desc.replace, J, [&](index_t, TW& out) {
-      out = x;
+      if (!x) return false;
+      out = *x;
       return true;
     }));
   });
@@ -266,9 +272,7 @@ template <class TW, class Mask, class Accum, class S,
           class = std::enable_if_t<!detail::is_maskable<S>::value && !std::is_same_v<S, index_list>>>
 void assign(Vector<TW>& w, const Mask& mask, const Accum& accum, const S& scalar, const index_list& I,
             const descriptor& desc = {}) {
-  I.check(w.size(), "assign");
-  detail::host::make_vector_mask(mask, w.size(), "assign");
-  detail::assign_scalar_host(w, mask, accum, scalar, I, desc);
+  detail::assign_scalar_host(w, mask, accum, std::optional<TW>(detail::cast<TW>(scalar)), I, desc);
 }
 
 // w<m> = accum(w, u(I)) (GrB_Vector_extract): t(k) = u(I[k]). |I| must equal
