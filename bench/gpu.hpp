@@ -65,6 +65,8 @@ void trim_pool();
 // planner), "rows" (row saxpy where it can run), "dot"; returns false for
 // another name.
 bool set_gpu_method(const std::string& name);
+// Device row saxpy's symbolic bins as one kernel below this many products (mxm_policy).
+void set_gpu_fused_max(double products);
 
 bool gpu_available();
 std::string gpu_description();

@@ -5,7 +5,8 @@
 //
 //   tgb-bench [--reps N] [--host-reps N] [--json FILE] [--large] [--only NAMES] [--ops OPS]
 //             [--no-host] [--no-gpu] [--threads N] [--algorithms [--no-mcl]]
-//             [--data DIR] [--write-mtx DIR] [--pool keep|release] [--host-check-max P] [FILE.mtx ...]
+//             [--data DIR] [--write-mtx DIR] [--pool keep|release] [--host-check-max P]
+//             [--gpu-method M] [--gpu-fused-max P] [FILE.mtx ...]
 // --algorithms runs the graph algorithms (bench/algorithms.cpp) instead of
 // the products, on the generated power-law graph and the files given.
 // --data DIR adds the real graphs of the default suite (real_graphs below)
@@ -15,6 +16,8 @@
 // sorted; for OpSparse, spECK and scripts/cupy-check.py) and DIR/NAME.csr.bin
 // (the same CSR, binary: see write_suite_files), then exits without timing.
 // --pool: the device pool policy of both tgb and cuSPARSE (bench/gpu.cu).
+// --gpu-method auto|tile|rows|dot forces mxm's device method;
+// --gpu-fused-max P sets mxm_policy::fused_bins_max_products.
 // --host-check-max P: min_plus, lor_land and the masked triangle product are
 // checked against tgb's host backend only where their product count is at
 // most P (the host reference is slow on hypersparse tiles); above it
@@ -721,6 +724,7 @@ int main(int argc, char** argv) {
         return 2;
       }
     }
+    else if (a == "--gpu-fused-max") set_gpu_fused_max(std::atof(next().c_str()));
     else if (a == "--write-mtx") o.write_mtx = next();
     else if (a == "--host-check-max") o.host_check_max = std::atof(next().c_str());
     else if (a == "--pool") {

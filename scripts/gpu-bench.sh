@@ -17,7 +17,7 @@
 #   TGB_BENCH_OPS (plus_times_f64,min_plus_f64,lor_land_bool,tri_masked), TGB_HOST_CHECK_MAX (5e7
 #   products: above it min_plus/lor_land are checked by pattern against cuSPARSE, the triangle
 #   product unchecked), TGB_BENCH_ARGS (more tgb-bench options), TGB_BUILD_DIR (build-gpu-bench),
-#   TGB_JOBS (nproc), TGB_DRY_RUN=1 (build and write the matrices, print the GPU steps, run none).
+#   TGB_JOBS (nproc), TGB_BENCH_BIN (a tgb-bench already built for this GPU: no build), TGB_DRY_RUN=1 (build and write the matrices, print the GPU steps, run none).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -74,12 +74,16 @@ if [ -n "$peers" ] && [ "$dry" != 1 ]; then
   peers=$build/peers
 fi
 t0=$(date +%s)
+if [ -n "${TGB_BENCH_BIN:-}" ]; then  # a tgb-bench built elsewhere for this GPU (no build here)
+  mkdir -p "$build" && cp "$TGB_BENCH_BIN" "$build/tgb-bench" && echo "prebuilt: $TGB_BENCH_BIN" >"$logs/build.log"
+else
 {
   if [ ! -f "$build/CMakeCache.txt" ]; then
     cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
       -DTGB_BUILD_TESTS=OFF -DTGB_BUILD_CLI=OFF -DTGB_BUILD_EXAMPLES=OFF -DTGB_BUILD_BENCH=ON
   fi && cmake --build "$build" -j "$jobs" --target tgb_bench
 } >"$logs/build.log" 2>&1
+fi
 rc=$?
 say "tgb-bench build: rc=$rc in $(($(date +%s) - t0)) s"
 if [ $rc -ne 0 ] || [ ! -x "$build/tgb-bench" ]; then

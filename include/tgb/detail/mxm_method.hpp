@@ -49,6 +49,12 @@ struct mxm_policy {
   // 0: what lets two blocks share an SM). Tests make it small to reach many
   // windows a row.
   std::size_t hub_window_bytes = 0;
+  // Device row saxpy: below this many products (about: A's entries times B's
+  // mean row) the shared bins' symbolic pass is one kernel; from it, each
+  // bin has its own kernel on its own stream (one launch against eight and
+  // their streams' events, on graphs where the rows take microseconds; the
+  // bins' own kernels keep more blocks on an SM).
+  double fused_bins_max_products = double(1 << 22);
 };
 
 // What the rule reads. products: sum over k of (column k of op(A)) times

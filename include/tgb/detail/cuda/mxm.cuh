@@ -384,7 +384,9 @@ device_result<TC> mxm(device_operand<TC> C, const mask_arg& M_in, int accum_code
       const rows_operand<TA> a(A, how.transpose_a, s);
       const rows_operand<TB> b(B, how.transpose_b, s);
       phase(s, "row saxpy: operands");
-      T = rows::product<TC>(*a, *b, sr.add, sr.mul, how.policy.hub_window_bytes, s);
+      T = rows::product<TC>(*a, *b, sr.add, sr.mul,
+                            rows::row_tuning{how.policy.hub_window_bytes, how.policy.fused_bins_max_products},
+                            s);
       phase(s, "row saxpy");
       done = true;
     } catch (const not_implemented&) {

@@ -42,9 +42,11 @@
 // Within a group, teams of W lanes take A's entries, and a team's lanes split
 // B's row k (W = the power of two at or above B's mean row length, at most
 // 32 and at most G); where a row has the whole block, long B rows are queued
-// and walked by the block (for_products). Two host read-backs: the symbolic
-// bin counts with the largest global-bin row's products, then C's entry
-// count with the numeric bin counts and the largest global-bin row.
+// and walked by the block (for_products). One host read-back: the symbolic
+// kernels read their bins' counts on the device, and the host reads C's
+// entry count with the numeric bin counts (and the largest hub rows') once;
+// only rows for the global bin's symbolic tables, sized by the largest of
+// them, cost a second.
 
 #pragma once
 
@@ -96,9 +98,15 @@ struct row_plan {
   device_buffer<offset_t> row_ptr;
   device_buffer<index_t> list;
 };
-// slot_bytes: the numeric pass's value slot; window_bytes: the windows'
-// shared memory (mxm_policy::hub_window_bytes; 0: automatic).
-row_plan plan(const csr_ref& A, const csr_ref& B, std::size_t slot_bytes, std::size_t window_bytes, stream_t s);
+// The knobs (from mxm_policy): the windows' shared memory (hub_window_bytes;
+// 0: automatic), and the products (about) below which the shared bins'
+// symbolic pass is one kernel (fused_bins_max_products).
+struct row_tuning {
+  std::size_t window_bytes = 0;
+  double fused_max_products = 0;
+};
+// slot_bytes: the numeric pass's value slot.
+row_plan plan(const csr_ref& A, const csr_ref& B, std::size_t slot_bytes, const row_tuning& tune, stream_t s);
 
 constexpr int ilog2(int x) { return x <= 1 ? 0 : 1 + ilog2(x >> 1); }
 
@@ -777,13 +785,12 @@ void launch_numeric_window(const row_plan& p, global_tables<table_slot_t<TC, Add
 }
 
 // C = A * B (unmasked) in row form. The bins are independent: each runs on
-// its own side stream. window_bytes: the hub windows' shared memory
-// (mxm_policy::hub_window_bytes; 0: automatic).
+// its own side stream.
 template <class TC, class TA, class TB, class Add, class Mul>
 device_row_matrix<TC> product(const device_row_matrix<TA>& A, const device_row_matrix<TB>& B, const Add& add,
-                              const Mul& mul, std::size_t window_bytes, stream_t s) {
+                              const Mul& mul, const row_tuning& tune, stream_t s) {
   const csr_ref a = ref(A), b = ref(B);
-  row_plan p = plan(a, b, sizeof(table_slot_t<TC, Add>), window_bytes, s);
+  row_plan p = plan(a, b, sizeof(table_slot_t<TC, Add>), tune, s);
   device_row_matrix<TC> C;
   C.nrows = A.nrows;
   C.ncols = B.ncols;
