@@ -28,19 +28,21 @@ enum class info : int {
 
 class error : public std::runtime_error {
  public:
-  error(info code, const std::string& what) : std::runtime_error(what), code_(code) {}
-  info code() const noexcept { return code_; }
+  error(tgb::info code, const std::string& what) : std::runtime_error(what), code_(code) {}
+  // The GrB_Info value (docs/errors.md); code() is the same.
+  tgb::info info() const noexcept { return code_; }
+  tgb::info code() const noexcept { return code_; }
   // The GrB_Info value as a plain int, e.g. -6 for a dimension mismatch.
   int info_code() const noexcept { return static_cast<int>(code_); }
 
  private:
-  info code_;
+  tgb::info code_;
 };
 
 #define TGB_DEFINE_ERROR(name, code)                                        \
   class name : public error {                                               \
    public:                                                                  \
-    explicit name(const std::string& what) : error(info::code, what) {}     \
+    explicit name(const std::string& what) : error(tgb::info::code, what) {}   \
   }
 
 // A value the caller passed is not acceptable (bad option, duplicate entry

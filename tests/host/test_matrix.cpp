@@ -43,6 +43,8 @@ TEST_CASE("from_coo with each duplicate policy", "[matrix][build]") {
     Matrix<double>::from_coo(3, 3, r, c, v, no_duplicates);
   } catch (const invalid_value& e) {
     CHECK(e.info_code() == -3);
+    CHECK(e.info() == info::invalid_value);  // the accessor docs/errors.md names
+    CHECK(e.code() == info::invalid_value);
     CHECK(std::string(e.what()).find("(1, 2)") != std::string::npos);
   }
   CHECK(*Matrix<double>::from_coo(3, 3, r, c, v, first{}).get(1, 2) == 1.5);
