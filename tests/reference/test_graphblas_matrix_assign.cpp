@@ -8,10 +8,6 @@
 // descending; passed to GraphBLAS as explicit lists), shuffled lists, and
 // lists with repeats where the operation allows them. int64 values, the
 // accumulator minus (not commutative); patterns and values identical.
-extern "C" {
-#include <GraphBLAS.h>
-}
-
 #include <algorithm>
 #include <map>
 #include <memory>
@@ -21,99 +17,13 @@ extern "C" {
 
 #include "../oracle.hpp"
 #include "../tgb_catch.hpp"
+#include "grb_int64.hpp"
 
 using namespace tgb;
 
 namespace {
 
-using I64 = std::int64_t;
-
-void ok(GrB_Info info, const char* what) {
-  if (info != GrB_SUCCESS) throw std::runtime_error(std::string("GraphBLAS: ") + what + " failed, info " + std::to_string(info));
-}
-
-GrB_Matrix to_grb(const Matrix<I64>& m) {
-  GrB_Matrix g = nullptr;
-  ok(GrB_Matrix_new(&g, GrB_INT64, m.nrows(), m.ncols()), "Matrix_new");
-  const auto c = m.to_coo();
-  // One spare element: GraphBLAS rejects null arrays even for zero tuples.
-  std::vector<GrB_Index> i(c.rows.begin(), c.rows.end()), j(c.cols.begin(), c.cols.end());
-  std::vector<I64> x(c.values.begin(), c.values.end());
-  i.push_back(0), j.push_back(0), x.push_back(0);
-  ok(GrB_Matrix_build_INT64(g, i.data(), j.data(), x.data(), c.values.size(), GrB_FIRST_INT64), "Matrix_build");
-  return g;
-}
-GrB_Vector to_grb(const Vector<I64>& v) {
-  GrB_Vector g = nullptr;
-  ok(GrB_Vector_new(&g, GrB_INT64, v.size()), "Vector_new");
-  const auto [idx, val] = v.extract_tuples();
-  std::vector<GrB_Index> i(idx.begin(), idx.end());
-  std::vector<I64> x(val.begin(), val.end());
-  i.push_back(0), x.push_back(0);
-  ok(GrB_Vector_build_INT64(g, i.data(), x.data(), val.size(), GrB_FIRST_INT64), "Vector_build");
-  return g;
-}
-void grb_free(GrB_Matrix* m) { GrB_Matrix_free(m); }
-void grb_free(GrB_Vector* v) { GrB_Vector_free(v); }
-
-std::map<std::pair<index_t, index_t>, I64> from_grb(GrB_Matrix g) {
-  GrB_Index n = 0;
-  ok(GrB_Matrix_nvals(&n, g), "nvals");
-  std::vector<GrB_Index> i(n + 1), j(n + 1);
-  std::vector<I64> x(n + 1);
-  ok(GrB_Matrix_extractTuples_INT64(i.data(), j.data(), x.data(), &n, g), "extractTuples");
-  std::map<std::pair<index_t, index_t>, I64> out;
-  for (GrB_Index k = 0; k < n; ++k) out[{index_t(i[k]), index_t(j[k])}] = x[k];
-  return out;
-}
-std::map<index_t, I64> from_grb(GrB_Vector g) {
-  GrB_Index n = 0;
-  ok(GrB_Vector_nvals(&n, g), "nvals");
-  std::vector<GrB_Index> i(n + 1);
-  std::vector<I64> x(n + 1);
-  ok(GrB_Vector_extractTuples_INT64(i.data(), x.data(), &n, g), "extractTuples");
-  std::map<index_t, I64> out;
-  for (GrB_Index k = 0; k < n; ++k) out[index_t(i[k])] = x[k];
-  return out;
-}
-auto to_map(const Matrix<I64>& m) { return oracle::to_map(m); }
-std::map<index_t, I64> to_map(const Vector<I64>& v) {
-  std::map<index_t, I64> out;
-  const auto [idx, val] = v.extract_tuples();
-  for (std::size_t k = 0; k < idx.size(); ++k) out[idx[k]] = val[k];
-  return out;
-}
-
-template <class T>
-Vector<T> random_vector(std::mt19937_64& rng, index_t n, double density) {
-  Vector<T> v(n);
-  std::bernoulli_distribution keep(density);
-  for (index_t i = 0; i < n; ++i)
-    if (keep(rng)) v.set(i, oracle::random_value<T>(rng));
-  return v;
-}
-
-// A GraphBLAS descriptor for mask mode 0..4 (none, value, structure,
-// complement, complement of the structure), replace and transposing A.
-GrB_Descriptor make_desc(int mode, bool replace, bool t0) {
-  GrB_Descriptor d = nullptr;
-  ok(GrB_Descriptor_new(&d), "Descriptor_new");
-  if (replace) ok(GrB_Descriptor_set(d, GrB_OUTP, GrB_REPLACE), "desc");
-  if (t0) ok(GrB_Descriptor_set(d, GrB_INP0, GrB_TRAN), "desc");
-  if (mode == 2 || mode == 4) ok(GrB_Descriptor_set(d, GrB_MASK, GrB_STRUCTURE), "desc");
-  if (mode >= 3) ok(GrB_Descriptor_set(d, GrB_MASK, GrB_COMP), "desc");
-  return d;
-}
-template <class M, class F>
-void with_mask(int mode, const M& mask, F&& f) {
-  switch (mode) {
-    case 0: f(no_mask); break;
-    case 1: f(mask); break;
-    case 2: f(structure(mask)); break;
-    case 3: f(complement(mask)); break;
-    default: f(complement(structure(mask))); break;
-  }
-}
+using namespace grb_ref;
 
 // An index list for both libraries: tgb's form, and GraphBLAS's array
 // (GrB_ALL for all; ranges as the explicit list they stand for).
@@ -169,10 +79,10 @@ void compare20(const char* name, const std::string& lists, const Out& out0, cons
         auto gm = to_grb(M);
         GrB_Descriptor gd = make_desc(mode, rep == 1, t0);
         ok(gop(gout, mode ? gm : nullptr, ac ? GrB_MINUS_INT64 : nullptr, gd), name);
-        const auto want = from_grb(gout);
+        const auto want = as_map(gout);
         grb_free(&gout), grb_free(&gm), GrB_Descriptor_free(&gd);
         INFO(name << " " << lists << " mask " << mode << " accum " << ac << " replace " << rep << " transposed " << t0);
-        REQUIRE(to_map(out) == want);
+        REQUIRE(as_map(out) == want);
       }
 }
 
@@ -196,8 +106,8 @@ TEST_CASE("Matrix extract and Col_extract match GraphBLAS", "[graphblas][matrix_
                     return GrB_Matrix_extract(C, mk, a, gA, I.ptr(), I.count, J.ptr(), J.count, d);
                   });
         const index_t j = (kinds * 7) % n;
-        compare20("Col_extract", lists + " j " + std::to_string(j), random_vector<I64>(rng, I.count, 0.3),
-                  random_vector<I64>(rng, I.count, 0.5), tr == 1,
+        compare20("Col_extract", lists + " j " + std::to_string(j), random_vector(rng, I.count, 0.3),
+                  random_vector(rng, I.count, 0.5), tr == 1,
                   [&](auto& w, const auto& mk, const auto& a, const descriptor& d) { extract(w, mk, a, A, I.tgb, j, d); },
                   [&](GrB_Vector w, GrB_Vector mk, GrB_BinaryOp a, GrB_Descriptor d) {
                     return GrB_Col_extract(w, mk, a, gA, I.ptr(), I.count, GrB_Index(j), d);
@@ -241,14 +151,14 @@ TEST_CASE("Matrix assign, subassign, Row_assign and Col_assign match GraphBLAS",
                     return GxB_Matrix_subassign_INT64(C, mk, a, 5, I.ptr(), I.count, J.ptr(), J.count, d);
                   });
         const index_t i = (kinds * 5) % m, j = (kinds * 3) % n;
-        const auto ur = random_vector<I64>(rng, J.count, 0.6), uc = random_vector<I64>(rng, I.count, 0.6);
+        const auto ur = random_vector(rng, J.count, 0.6), uc = random_vector(rng, I.count, 0.6);
         GrB_Vector gur = to_grb(ur), guc = to_grb(uc);
-        compare20("Row_assign", lists + " i " + std::to_string(i), C0, random_vector<I64>(rng, n, 0.5), false,
+        compare20("Row_assign", lists + " i " + std::to_string(i), C0, random_vector(rng, n, 0.5), false,
                   [&](auto& C, const auto& mk, const auto& a, const descriptor& d) { assign_row(C, mk, a, ur, i, J.tgb, d); },
                   [&](GrB_Matrix C, GrB_Vector mk, GrB_BinaryOp a, GrB_Descriptor d) {
                     return GrB_Row_assign(C, mk, a, gur, GrB_Index(i), J.ptr(), J.count, d);
                   });
-        compare20("Col_assign", lists + " j " + std::to_string(j), C0, random_vector<I64>(rng, m, 0.5), false,
+        compare20("Col_assign", lists + " j " + std::to_string(j), C0, random_vector(rng, m, 0.5), false,
                   [&](auto& C, const auto& mk, const auto& a, const descriptor& d) { assign_col(C, mk, a, uc, I.tgb, j, d); },
                   [&](GrB_Matrix C, GrB_Vector mk, GrB_BinaryOp a, GrB_Descriptor d) {
                     return GrB_Col_assign(C, mk, a, guc, I.ptr(), I.count, GrB_Index(j), d);

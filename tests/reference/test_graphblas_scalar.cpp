@@ -9,10 +9,6 @@
 // none, the five mask kinds and replace. int64 values, the accumulator minus
 // (not commutative); results identical, and where GraphBLAS returns an error
 // tgb throws one with the same GrB_Info code.
-extern "C" {
-#include <GraphBLAS.h>
-}
-
 #include <map>
 #include <numeric>
 #include <optional>
@@ -21,68 +17,24 @@ extern "C" {
 
 #include "../oracle.hpp"
 #include "../tgb_catch.hpp"
+#include "grb_int64.hpp"
 
 using namespace tgb;
 
 namespace {
 
-using I64 = std::int64_t;
+using namespace grb_ref;
+using grb_ref::grb_free;  // the Scalar overloads below join these, not hide them
+using grb_ref::to_grb;
 
-void ok(GrB_Info info, const char* what) {
-  if (info != GrB_SUCCESS) throw std::runtime_error(std::string("GraphBLAS: ") + what + " failed, info " + std::to_string(info));
-}
-
-GrB_Matrix to_grb(const Matrix<I64>& m) {
-  GrB_Matrix g = nullptr;
-  ok(GrB_Matrix_new(&g, GrB_INT64, m.nrows(), m.ncols()), "Matrix_new");
-  const auto c = m.to_coo();
-  // One spare element: GraphBLAS rejects null arrays even for zero tuples.
-  std::vector<GrB_Index> i(c.rows.begin(), c.rows.end()), j(c.cols.begin(), c.cols.end());
-  std::vector<I64> x(c.values.begin(), c.values.end());
-  i.push_back(0), j.push_back(0), x.push_back(0);
-  ok(GrB_Matrix_build_INT64(g, i.data(), j.data(), x.data(), c.values.size(), GrB_FIRST_INT64), "Matrix_build");
-  return g;
-}
-GrB_Vector to_grb(const Vector<I64>& v) {
-  GrB_Vector g = nullptr;
-  ok(GrB_Vector_new(&g, GrB_INT64, v.size()), "Vector_new");
-  const auto [idx, val] = v.extract_tuples();
-  std::vector<GrB_Index> i(idx.begin(), idx.end());
-  std::vector<I64> x(val.begin(), val.end());
-  i.push_back(0), x.push_back(0);
-  ok(GrB_Vector_build_INT64(g, i.data(), x.data(), val.size(), GrB_FIRST_INT64), "Vector_build");
-  return g;
-}
 GrB_Scalar to_grb(const Scalar<I64>& s) {
   GrB_Scalar g = nullptr;
   ok(GrB_Scalar_new(&g, GrB_INT64), "Scalar_new");
   if (!s.empty()) ok(GrB_Scalar_setElement_INT64(g, s.get()), "Scalar_setElement");
   return g;
 }
-void grb_free(GrB_Matrix* m) { GrB_Matrix_free(m); }
-void grb_free(GrB_Vector* v) { GrB_Vector_free(v); }
 void grb_free(GrB_Scalar* s) { GrB_Scalar_free(s); }
 
-std::map<std::pair<index_t, index_t>, I64> as_map(GrB_Matrix g) {
-  GrB_Index n = 0;
-  ok(GrB_Matrix_nvals(&n, g), "nvals");
-  std::vector<GrB_Index> i(n + 1), j(n + 1);
-  std::vector<I64> x(n + 1);
-  ok(GrB_Matrix_extractTuples_INT64(i.data(), j.data(), x.data(), &n, g), "extractTuples");
-  std::map<std::pair<index_t, index_t>, I64> out;
-  for (GrB_Index k = 0; k < n; ++k) out[{index_t(i[k]), index_t(j[k])}] = x[k];
-  return out;
-}
-std::map<index_t, I64> as_map(GrB_Vector g) {
-  GrB_Index n = 0;
-  ok(GrB_Vector_nvals(&n, g), "nvals");
-  std::vector<GrB_Index> i(n + 1);
-  std::vector<I64> x(n + 1);
-  ok(GrB_Vector_extractTuples_INT64(i.data(), x.data(), &n, g), "extractTuples");
-  std::map<index_t, I64> out;
-  for (GrB_Index k = 0; k < n; ++k) out[index_t(i[k])] = x[k];
-  return out;
-}
 std::optional<I64> as_optional(GrB_Scalar g) {
   I64 x = 0;
   const GrB_Info info = GrB_Scalar_extractElement_INT64(&x, g);
@@ -90,43 +42,7 @@ std::optional<I64> as_optional(GrB_Scalar g) {
   ok(info, "Scalar_extractElement");
   return x;
 }
-auto as_map(const Matrix<I64>& m) { return oracle::to_map(m); }
-std::map<index_t, I64> as_map(const Vector<I64>& v) {
-  std::map<index_t, I64> out;
-  const auto [idx, val] = v.extract_tuples();
-  for (std::size_t k = 0; k < idx.size(); ++k) out[idx[k]] = val[k];
-  return out;
-}
 std::optional<I64> as_optional(const Scalar<I64>& s) { return s.empty() ? std::nullopt : std::optional<I64>(s.get()); }
-
-Vector<I64> random_vector(std::mt19937_64& rng, index_t n, double density) {
-  Vector<I64> v(n);
-  std::bernoulli_distribution keep(density);
-  for (index_t i = 0; i < n; ++i)
-    if (keep(rng)) v.set(i, oracle::random_value<I64>(rng));
-  return v;
-}
-
-// A descriptor for mask mode 0..4 (none, value, structure, complement,
-// complement of the structure) and replace.
-GrB_Descriptor make_desc(int mode, bool replace) {
-  GrB_Descriptor d = nullptr;
-  ok(GrB_Descriptor_new(&d), "Descriptor_new");
-  if (replace) ok(GrB_Descriptor_set(d, GrB_OUTP, GrB_REPLACE), "desc");
-  if (mode == 2 || mode == 4) ok(GrB_Descriptor_set(d, GrB_MASK, GrB_STRUCTURE), "desc");
-  if (mode >= 3) ok(GrB_Descriptor_set(d, GrB_MASK, GrB_COMP), "desc");
-  return d;
-}
-template <class M, class F>
-void with_mask(int mode, const M& mask, F&& f) {
-  switch (mode) {
-    case 0: f(no_mask); break;
-    case 1: f(mask); break;
-    case 2: f(structure(mask)); break;
-    case 3: f(complement(mask)); break;
-    default: f(complement(structure(mask))); break;
-  }
-}
 
 // The GrB_Info tgb reports by throwing (GrB_SUCCESS if it does not).
 template <class F>
