@@ -12,6 +12,7 @@
 #include <string>
 
 #include "../failing_resource.hpp"
+#include "../index_cases.hpp"
 #include "../tgb_catch.hpp"
 #include "../vector_oracle.hpp"
 
@@ -29,11 +30,7 @@ template <class T>
 Scalar<T> scalar_of(const std::optional<T>& x) {
   return x ? Scalar<T>(*x) : Scalar<T>();
 }
-template <class T>
-Matrix<T> stored(Matrix<T> m, int rows) {
-  m.set_storage(rows ? storage_control::rows : storage_control::tiles);
-  return m;
-}
+using index_cases::stored;
 
 }  // namespace
 

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "../index_cases.hpp"
 #include "../tgb_catch.hpp"
 #include "../vector_oracle.hpp"
 
@@ -20,6 +21,8 @@ using oracle::dmap;
 using vector_oracle::vmap;
 
 namespace {
+
+using namespace index_cases;
 
 template <class T>
 std::optional<T> opt(const Scalar<T>& s) {
@@ -96,51 +99,6 @@ std::optional<S> oracle_reduce(const std::optional<S>& s, const Values& values, 
   if (!t) return accum ? s : std::nullopt;
   if (accum && s) return static_cast<S>((*accum)(*s, *t));
   return t;
-}
-
-// ------------------------------------------------------------- index lists
-// Kinds: 0 all, 1 a range, 2 a range with stride 2 or 3, 3 a descending
-// range, 4 a shuffled subset, 5 a list with repeats (kind 4 where repeats
-// are not allowed).
-struct list_case {
-  index_list L = all;
-  std::vector<index_t> v;
-  std::string name = "all";
-};
-list_case random_list(std::mt19937_64& rng, int kind, index_t n, bool repeats_ok) {
-  auto pick = [&](index_t lo, index_t hi) { return std::uniform_int_distribution<index_t>(lo, hi)(rng); };
-  list_case c;
-  if (kind == 5 && !repeats_ok) kind = 4;
-  if (n == 0 && kind != 0) kind = 4;
-  if (kind == 1 || kind == 2) {
-    const index_t b = pick(0, n - 1), e = pick(b, n), s = kind == 1 ? 1 : pick(2, 3);
-    c.L = index_list::range(b, e, s);
-    c.name = "range(" + std::to_string(b) + ", " + std::to_string(e) + ", " + std::to_string(s) + ")";
-  } else if (kind == 3) {
-    const index_t b = pick(0, n - 1), e = pick(-1, b);
-    c.L = index_list::range(b, e, -1);
-    c.name = "range(" + std::to_string(b) + ", " + std::to_string(e) + ", -1)";
-  } else if (kind == 4) {
-    std::vector<index_t> p(static_cast<std::size_t>(n));
-    std::iota(p.begin(), p.end(), index_t(0));
-    std::shuffle(p.begin(), p.end(), rng);
-    p.resize(static_cast<std::size_t>(n ? pick(0, n) : 0));
-    c.L = index_list(p);
-    c.name = "list of " + std::to_string(p.size());
-  } else if (kind == 5) {
-    std::vector<index_t> p(static_cast<std::size_t>(pick(1, 2 * n)));
-    for (auto& i : p) i = pick(0, n - 1);
-    c.L = index_list(p);
-    c.name = "list with repeats of " + std::to_string(p.size());
-  }
-  for (index_t k = 0, len = c.L.count(n); k < len; ++k) c.v.push_back(c.L[k]);
-  return c;
-}
-
-template <class T>
-Matrix<T> stored(Matrix<T> m, int rows) {
-  m.set_storage(rows ? storage_control::rows : storage_control::tiles);
-  return m;
 }
 
 const std::pair<index_t, index_t> shapes[] = {{1, 1}, {6, 9}, {15, 17}, {16, 16}, {17, 33}, {33, 20}, {0, 4}};
