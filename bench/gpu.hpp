@@ -67,6 +67,7 @@ void trim_pool();
 bool set_gpu_method(const std::string& name);
 // Device row saxpy's symbolic bins as one kernel below this many products (mxm_policy).
 void set_gpu_fused_max(double products);
+void set_gpu_warp_pair(double products);
 
 bool gpu_available();
 std::string gpu_description();

@@ -35,6 +35,7 @@ timing cusparse(op, const tgb::csr<double>&, int, tgb::csr<double>*) {
 }
 std::string set_pool_policy(bool) { return "no CUDA backend"; }
 void set_gpu_fused_max(double) {}
+void set_gpu_warp_pair(double) {}
 bool set_gpu_method(const std::string& name) { return name == "auto" || name == "tile" || name == "rows" || name == "dot"; }
 void trim_pool() {}
 stopwatch::stopwatch(bool) {}

@@ -321,14 +321,44 @@ TEST_CASE("device memory is accounted and returned", "[cuda][memory]") {
 
 TEST_CASE("device mxm, small cases for the sanitizers", "[cuda][sanitize]") {
   // A few cases of each mask mode, small enough to run under racecheck, on
-  // the tile path and on the row path.
+  // the tile path (its numeric step by a warp a tile, then by 16 threads a
+  // tile) and on the row path.
   std::mt19937_64 rng(77);
-  for (int mode : {0, 1})
+  for (int mode : {0, 1, 2})
   for (int mask = 0; mask < 5; ++mask) {
-    routing route(mode);
+    routing route(mode == 1 ? 1 : 0);
+    detail::mxm_policy pol;
+    pol.method = detail::mxm_method::tile_gustavson;
+    pol.device_warp_pair_products = mode == 2 ? 1e300 : 0.0;
     dcase c{mask, mask % 2 == 1, mask >= 3, mask == 2, mask == 4, 40, 33, 47, 0.1};
-    check_device<double, double, double>(rng, plus_times, plus{}, c, 1e-12);
+    check_device<double, double, double>(rng, plus_times, plus{}, c, 1e-12, &pol);
     c.density = 0.9;
-    check_device<std::int32_t, std::int32_t, std::int32_t>(rng, min_plus, min{}, c, 0);
+    check_device<std::int32_t, std::int32_t, std::int32_t>(rng, min_plus, min{}, c, 0, &pol);
+  }
+}
+
+// The tile path's numeric step folds C's tiles by a warp each (tiles
+// expanded in shared memory) or by 16 threads each; both equal host, on every
+// mask mode and the semiring families, on shapes from empty to full tiles.
+TEST_CASE("device mxm: the tile path's numeric kernels equal host", "[cuda][mxm][tile]") {
+  for (int by_threads : {0, 1}) {
+    INFO((by_threads ? "16 threads a tile" : "a warp a tile"));
+    routing r(0);  // the tile path only
+    detail::mxm_policy pol;
+    pol.method = detail::mxm_method::tile_gustavson;
+    pol.device_warp_pair_products = by_threads ? 1e300 : 0.0;
+    all_device_combinations<double, double, double>(301 + by_threads, plus_times, plus{}, 1e-12, &pol);
+    all_device_combinations<bool, bool, bool>(303 + by_threads, lor_land, lor{}, 0, &pol);
+    all_device_combinations<std::int64_t, std::int64_t, std::int64_t>(305 + by_threads, min_plus, min{}, 0, &pol);
+    all_device_combinations<float, float, float>(307 + by_threads, max_times, max{}, 0, &pol);
+    all_device_combinations<std::int64_t, bool, bool>(309 + by_threads, plus_pair, plus{}, 0, &pol);
+    all_device_combinations<std::int32_t, std::int32_t, std::int32_t>(311 + by_threads, any_second, second{}, 0, &pol);
+    std::mt19937_64 rng(313 + by_threads);
+    for (int mask = 0; mask < 5; ++mask) {
+      dcase full{mask, mask == 2, mask == 4, mask == 1, mask == 3, 150, 96, 133, 1.0};  // full tiles
+      check_device<double, double, double>(rng, plus_times, plus{}, full, 1e-12, &pol);
+      full.density = 0.4;
+      check_device<std::int64_t, std::int64_t, std::int64_t>(rng, min_plus, min{}, full, 0, &pol);
+    }
   }
 }

@@ -55,6 +55,14 @@ struct mxm_policy {
   // their streams' events, on graphs where the rows take microseconds; the
   // bins' own kernels keep more blocks on an SM).
   double fused_bins_max_products = double(1 << 22);
+  // Device tile path, numeric step: a warp folds each C tile from A's and
+  // B's tiles expanded in shared memory when a tile pair holds at least this
+  // many products on average (A's entries per tile times B's, over 16);
+  // below, 16 threads fold each tile, one a row, into C's slots. Measured
+  // (H200, fp64, warps against threads): bcsstk33 (203 a pair) 0.58 against
+  // 0.86 ms, blocks6 (1,870) 0.84 against 1.38; stencil27 (23) 5.9 against
+  // 5.0, lap2d (16) 1.76 against 1.33. 0: always warps; infinity: never.
+  double device_warp_pair_products = 64.0;
 };
 
 // What the rule reads. products: sum over k of (column k of op(A)) times

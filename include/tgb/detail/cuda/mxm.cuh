@@ -25,17 +25,111 @@ namespace tgb::detail::cuda {
 // Tiles with at least this many entries use the dense row accumulator.
 inline constexpr int kDenseTileThreshold = 96;
 inline constexpr int kNumericThreads = 128;  // 8 C tiles per block, 16 threads each
+inline constexpr int kNumericWarps = 4;      // k_numeric_warp: C tiles per block, one warp each
+inline constexpr int kStageStride = tile_dim + 1;  // padded rows: column reads of 16 rows hit 16 banks
 
-// Step 3: 16 threads per C tile, thread r owns local row r: it walks the
-// tile's (A, B) pairs in increasing k and accumulates row r, into the
-// compressed slots (sparse) or a 16-slot row in shared memory (dense).
+// Shared memory of one warp of k_numeric: A's and B's tile of the current
+// pair expanded to padded 16 x 17 arrays, their row bits and row starts
+// (rounded up to 16 bytes: the next warp's arrays stay aligned).
+template <class TC>
+constexpr std::size_t numeric_stage_bytes() {
+  return (2 * tile_dim * kStageStride * sizeof(TC) + 2 * tile_dim * (sizeof(tile::row_bits) + 1) + 15) / 16 * 16;
+}
+
+// The warp expands tile t (compressed) into dst[r * 17 + c], cast to TC, and
+// its row bits into bits[r]: lane l takes stored entries l, l + 32, ...
+// (coalesced), finding each one's row among the row starts (rp, 16 bytes of
+// the warp's shared memory). Absent positions keep stale values; the bits
+// say which are present.
+template <class TC, class T>
+__device__ inline void stage_tile(const pattern_ref& P, const T* vals, offset_t t, TC* dst, tile::row_bits* bits,
+                                  std::uint8_t* rp, int lane) {
+  const offset_t e0 = P.tile_offset[t];
+  const int n = static_cast<int>(P.tile_offset[t + 1] - e0);
+  if (lane < tile_dim) {
+    bits[lane] = P.row_mask[16 * t + lane];
+    rp[lane] = P.row_ptr[16 * t + lane];
+  }
+  __syncwarp();
+  for (int e = lane; e < n; e += 32) {
+    int r = 0;
+#pragma unroll
+    for (int step = 8; step > 0; step >>= 1)
+      if (rp[r + step] <= e) r += step;
+    dst[r * kStageStride + P.col_idx[e0 + e]] = static_cast<TC>(vals[e0 + e]);
+  }
+}
+
+// Step 3 where tile pairs hold many products (mxm_policy::
+// device_warp_pair_products), one warp per C tile: for
+// each of the tile's (A, B) pairs, in increasing k, the warp expands both
+// tiles into shared memory, then lane l folds row l / 2, columns 8 (l % 2)
+// to 8 (l % 2) + 7 of C in registers, in increasing k within the pair (the
+// order of tile::numeric_row, so results match the host's). Loads are
+// coalesced and shared by the warp. (On dense tiles k_numeric ran at 0.1-0.2
+// TFLOPS fp64, the FEM blocks: its dense rows all fell on one bank, H200
+// ncu r25; padded, it still took 1.6x the warps' time there.)
+template <class TC, class TA, class TB, class Add, class Mul>
+__global__ void __launch_bounds__(32 * kNumericWarps)
+    k_numeric_warp(offset_t nc, pattern_ref C, const offset_t* map, const offset_t* begin,
+                   const offset_t* end, const std::uint64_t* pairs, pattern_ref A, const TA* a_vals, pattern_ref B,
+                   const TB* b_vals, Add add, Mul mul, TC* c_vals) {
+  extern __shared__ __align__(16) unsigned char smem[];
+  const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+  TC* as = reinterpret_cast<TC*>(smem + warp * numeric_stage_bytes<TC>());
+  TC* bs = as + tile_dim * kStageStride;
+  tile::row_bits* am = reinterpret_cast<tile::row_bits*>(bs + tile_dim * kStageStride);
+  tile::row_bits* bm = am + tile_dim;
+  std::uint8_t* arp = reinterpret_cast<std::uint8_t*>(bm + tile_dim);
+  std::uint8_t* brp = arp + tile_dim;
+  const offset_t u = blockIdx.x * offset_t(kNumericWarps) + warp;  // the tile path's tile u is C's tile c
+  if (u >= nc) return;                                              // whole warps leave together
+  const offset_t c = map ? map[u] : u;
+  const int r = lane >> 1, h = lane & 1;
+  const tile::row_bits cm = C.row_mask[16 * c + r];
+  const std::uint32_t mine = (std::uint32_t(cm) >> (8 * h)) & 0xFFu;  // this lane's 8 columns
+  TC acc[8];
+  tile::row_bits written = 0;
+  for (offset_t p = begin[u], pe = end[u]; p < pe; ++p) {
+    const std::uint64_t pr = pairs[p];
+    __syncwarp();  // the previous pair's reads are done
+    stage_tile(A, a_vals, offset_t(pr >> 32), as, am, arp, lane);
+    stage_tile(B, b_vals, offset_t(pr & 0xFFFFFFFFu), bs, bm, brp, lane);
+    __syncwarp();
+    if (!mine) continue;
+    std::uint32_t ks = am[r];
+    while (ks) {
+      const int k = tile::lowest_bit(ks);
+      ks &= ks - 1;
+      const std::uint32_t js = (std::uint32_t(bm[k]) >> (8 * h)) & mine;
+      if (!js) continue;
+      const TC av = as[r * kStageStride + k];
+      const TC* brow = bs + k * kStageStride + 8 * h;
+#pragma unroll
+      for (int j = 0; j < 8; ++j)
+        if ((js >> j) & 1u) tile::accumulate(add, acc[j], written, j, mul(av, brow[j]));
+    }
+  }
+  if (!mine) return;
+  TC* out = c_vals + C.tile_offset[c] + C.row_ptr[16 * c + r] + (h ? tile::popcount16(cm & 0xFFu) : 0);
+  int n = 0;
+#pragma unroll
+  for (int j = 0; j < 8; ++j)
+    if ((mine >> j) & 1u) out[n++] = acc[j];
+}
+
+// Step 3 for sparse tiles: 16 threads per C tile, thread r owns local row
+// r: it walks the tile's (A, B) pairs in increasing k and accumulates row r
+// into the compressed slots (sparse) or a 16-slot row in shared memory
+// (dense; rows padded to 17 slots, so that the rows of a half-warp do not
+// share a bank).
 template <class TC, class TA, class TB, class Add, class Mul>
 __global__ void __launch_bounds__(kNumericThreads)
-    k_numeric(offset_t nc, pattern_ref C, const offset_t* map, const offset_t* begin, const offset_t* end,
-              const std::uint64_t* pairs, pattern_ref A, const TA* a_vals, pattern_ref B, const TB* b_vals, Add add,
-              Mul mul, TC* c_vals) {
+    k_numeric(offset_t nc, pattern_ref C, const offset_t* map, const offset_t* begin,
+              const offset_t* end, const std::uint64_t* pairs, pattern_ref A, const TA* a_vals, pattern_ref B,
+              const TB* b_vals, Add add, Mul mul, TC* c_vals) {
   extern __shared__ __align__(16) unsigned char smem[];
-  TC* acc = reinterpret_cast<TC*>(smem) + threadIdx.x * tile_dim;  // (1,16) per thread
+  TC* acc = reinterpret_cast<TC*>(smem) + threadIdx.x * kStageStride;  // (1,16) per thread
   const offset_t g = blockIdx.x * offset_t(blockDim.x) + threadIdx.x;
   const offset_t u = g / tile_dim;  // the tile path's tile u is C's tile c
   const int r = static_cast<int>(g % tile_dim);
@@ -215,7 +309,7 @@ device_tile_matrix<TC> writeback(const device_tile_matrix<TC>& C, const mask_arg
 // tile rows whose tiles are hypersparse to its row path (rowpath.cuh).
 template <class TC, class TA, class TB, class Semiring>
 device_tile_matrix<TC> product_gustavson(const mask_arg& M, const Semiring& sr, const device_tile_matrix<TA>& A,
-                                         const device_tile_matrix<TB>& B, stream_t s) {
+                                         const device_tile_matrix<TB>& B, double warp_pair_products, stream_t s) {
   device_tile_matrix<TC> T;
   product_plan plan = plan_product(A.pat, B.pat, M, s, rowpath::value_fits<TC>);
   T.values = device_buffer<TC>(plan.C.nnz, s);
@@ -224,9 +318,19 @@ device_tile_matrix<TC> product_gustavson(const mask_arg& M, const Semiring& sr, 
   launch_row_numeric<TC>(plan, A, B, sr.add, sr.mul, T.values.data(), s);
   phase(s, "row numeric");
   const offset_t nc = plan.tile_path_tiles;
-  if (nc) {
-    const std::size_t smem = kNumericThreads * tile_dim * sizeof(TC);
+  // A warp a C tile where tile pairs hold many products, else 16 threads a
+  // tile (mxm_policy::device_warp_pair_products).
+  const auto per_tile = [](const device_pattern& p) { return p.ntiles ? double(p.nnz) / double(p.ntiles) : 0.0; };
+  const bool by_warps = per_tile(A.pat) * per_tile(B.pat) / tile_dim >= warp_pair_products;
+  if (nc && !by_warps) {
+    const std::size_t smem = kNumericThreads * kStageStride * sizeof(TC);
     k_numeric<TC, TA, TB><<<grid_for(16 * nc, kNumericThreads), kNumericThreads, smem, native(s)>>>(
+        nc, ref(plan.C), plan.tile_map.data(), plan.seg_begin.data(), plan.seg_end.data(), plan.pairs.data(),
+        ref(A.pat), A.values.data(), ref(B.pat), B.values.data(), sr.add, sr.mul, T.values.data());
+  }
+  if (nc && by_warps) {
+    const std::size_t smem = kNumericWarps * numeric_stage_bytes<TC>();
+    k_numeric_warp<TC, TA, TB><<<grid_for(nc, kNumericWarps), 32 * kNumericWarps, smem, native(s)>>>(
         nc, ref(plan.C), plan.tile_map.data(), plan.seg_begin.data(), plan.seg_end.data(), plan.pairs.data(),
         ref(A.pat), A.values.data(), ref(B.pat), B.values.data(), sr.add, sr.mul, T.values.data());
   }
@@ -411,7 +515,7 @@ device_result<TC> mxm(device_operand<TC> C, const mask_arg& M_in, int accum_code
       phase(s, "dot: products");
     } else {
       if (how.transpose_b) bt = std::make_unique<device_tile_matrix<TB>>(transpose(*bt0, s));
-      T = product_gustavson<TC>(M, sr, a, bt ? *bt : *bt0, s);
+      T = product_gustavson<TC>(M, sr, a, bt ? *bt : *bt0, how.policy.device_warp_pair_products, s);
     }
   }
   device_result<TC> out;
