@@ -424,11 +424,30 @@ __global__ void k_place(offset_t n1, index_t tm, pattern_ref C1, const offset_t*
 // by the mask's tiles). (A thread a pair, finding its A tile by binary
 // search, took 0.23 ms on stencil27, H200 r25.)
 constexpr int kPairLanes = 8;
-// Tile rows of at most this many pairs on average sort them by a segmented
-// sort within each row; more, by one radix sort over (I, J). Measured (H200,
-// A*A): lap2d, 9 pairs a row, 1.33 -> 1.24 ms; stencil27, 484 a row, 5.0 ->
-// 5.7 ms (CUB's long-segment path).
+// Tile rows of at most this many pairs on average, none past kRowSortMaxRow,
+// sort them by a segmented sort within each row; else one radix sort over
+// (I, J) does. Measured (H200, A*A): lap2d, 9 pairs a row, 1.33 -> 1.24 ms;
+// stencil27, 484 a row, 5.0 -> 5.7 ms (CUB sorts a segment past a warp's
+// share with a block of its own). A row past kRowSortMaxRow would leave
+// shared memory for passes over global memory, one block for the whole row.
 constexpr offset_t kRowSortMaxPairs = 64;
+constexpr offset_t kRowSortMaxRow = 2048;
+
+// st[0] = the pairs (pair_off[na]); st[1] = the most pairs of one tile row
+// (st zeroed before).
+__global__ void k_pair_stats(index_t tm, const offset_t* a_tile_ptr, const offset_t* pair_off, offset_t na,
+                             offset_t* st) {
+  const index_t I = blockIdx.x * index_t(blockDim.x) + threadIdx.x;
+  unsigned long long n = I < tm ? static_cast<unsigned long long>(pair_off[a_tile_ptr[I + 1]] -
+                                                                  pair_off[a_tile_ptr[I]])
+                                : 0ull;
+  for (int o = 16; o > 0; o >>= 1) {
+    const unsigned long long m = __shfl_xor_sync(0xFFFFFFFFu, n, o);
+    n = m > n ? m : n;
+  }
+  if ((threadIdx.x & 31) == 0 && n) atomicMax(reinterpret_cast<unsigned long long*>(st + 1), n);
+  if (I == 0) st[0] = pair_off[na];
+}
 __global__ void k_fill_pairs(offset_t na, const offset_t* pair_off, const index_t* a_row, const tile_index_t* a_col,
                              const offset_t* b_tile_ptr, const tile_index_t* b_col, index_t c_tile_cols, mask_ref M,
                              const std::uint8_t* mask_flags, std::uint64_t invalid, std::uint64_t* key,
@@ -535,7 +554,8 @@ __global__ void k_compact(offset_t nc, const std::uint64_t* ckey, index_t tile_c
 }
 
 // Each tile's row pointers and column indices from its row bits; 16 threads
-// a tile, thread r writing row r (one thread a tile wrote its bytes one by
+// a tile (no grid-stride loop: grid_for's 2^31 blocks cover any tile count
+// here, as for k_a_entries and k_fill_pairs), thread r writing row r (one thread a tile wrote its bytes one by
 // one: 0.2-0.4 ms on lap2d, blocks6, stencil27, H200 r25).
 __global__ void k_level2(offset_t nt, const row_bits* mask, const offset_t* tile_offset, std::uint8_t* row_ptr,
                          std::uint8_t* col_idx) {
@@ -892,7 +912,17 @@ product_plan plan_product(const device_pattern& A, const device_pattern& B, cons
     exclusive_sum(cnt.data(), off.data(), na + 1, s);
   };
   count_pairs();
-  const offset_t all_pairs = read_back(off.data() + na, s);
+  // One read-back: the pairs, and the most pairs of one tile row.
+  offset_t stats[2];
+  {
+    device_buffer<offset_t> st(2, s);
+    check(cudaMemsetAsync(st.data(), 0, 2 * sizeof(offset_t), native(s)), "pair counts");
+    k_pair_stats<<<grid_for(tm, kThreads), kThreads, 0, native(s)>>>(tm, A.tile_ptr.data(), off.data(), na,
+                                                                       st.data());
+    check(cudaGetLastError(), "pair counts");
+    copy_device_to_host(stats, st.data(), sizeof(stats), s);
+  }
+  const offset_t all_pairs = stats[0], row_pairs_max = stats[1];
   if (row_path_ok && all_pairs >= tuning().min_pairs) {
     // Routing's one read-back gives the bins' sizes and the tile path's pairs.
     route = route_rows(A, B, a_row.data(), plan.rows, npairs, s);
@@ -912,7 +942,8 @@ product_plan plan_product(const device_pattern& A, const device_pattern& B, cons
   // to move past the end), a segmented sort by J within each tile row does
   // what the sort by (I, J) does, on 4-byte keys, where the rows hold few
   // pairs (kRowSortMaxPairs on average).
-  const bool by_row = !M.pat && npairs < offset_t(INT32_MAX) && npairs <= kRowSortMaxPairs * offset_t(tm);
+  const bool by_row = !M.pat && npairs < offset_t(INT32_MAX) && tm < index_t(INT32_MAX) &&
+                      npairs <= kRowSortMaxPairs * offset_t(tm) && row_pairs_max <= kRowSortMaxRow;
   if (by_row) {
     device_buffer<std::uint32_t> kj(npairs, s), kj2(npairs, s);
     device_buffer<std::uint64_t> v2(npairs, s);

@@ -28,11 +28,12 @@ inline constexpr int kNumericThreads = 128;  // 8 C tiles per block, 16 threads 
 inline constexpr int kNumericWarps = 4;      // k_numeric_warp: C tiles per block, one warp each
 inline constexpr int kStageStride = tile_dim + 1;  // padded rows: column reads of 16 rows hit 16 banks
 
-// Shared memory of one warp of k_numeric: A's and B's tile of the current
+// Shared memory of one warp of k_numeric_warp: A's and B's tile of the current
 // pair expanded to padded 16 x 17 arrays, their row bits and row starts
 // (rounded up to 16 bytes: the next warp's arrays stay aligned).
 template <class TC>
 constexpr std::size_t numeric_stage_bytes() {
+  static_assert(alignof(TC) <= 16, "the per-warp arrays are aligned to 16 bytes");
   return (2 * tile_dim * kStageStride * sizeof(TC) + 2 * tile_dim * (sizeof(tile::row_bits) + 1) + 15) / 16 * 16;
 }
 
@@ -118,7 +119,7 @@ __global__ void __launch_bounds__(32 * kNumericWarps)
     if ((mine >> j) & 1u) out[n++] = acc[j];
 }
 
-// Step 3 for sparse tiles: 16 threads per C tile, thread r owns local row
+// Step 3 for products of sparse tiles: 16 threads per C tile, thread r owns local row
 // r: it walks the tile's (A, B) pairs in increasing k and accumulates row r
 // into the compressed slots (sparse) or a 16-slot row in shared memory
 // (dense; rows padded to 17 slots, so that the rows of a half-warp do not
@@ -128,6 +129,7 @@ __global__ void __launch_bounds__(kNumericThreads)
     k_numeric(offset_t nc, pattern_ref C, const offset_t* map, const offset_t* begin,
               const offset_t* end, const std::uint64_t* pairs, pattern_ref A, const TA* a_vals, pattern_ref B,
               const TB* b_vals, Add add, Mul mul, TC* c_vals) {
+  static_assert(alignof(TC) <= 16, "shared memory is aligned to 16 bytes");
   extern __shared__ __align__(16) unsigned char smem[];
   TC* acc = reinterpret_cast<TC*>(smem) + threadIdx.x * kStageStride;  // (1,16) per thread
   const offset_t g = blockIdx.x * offset_t(blockDim.x) + threadIdx.x;
@@ -305,6 +307,22 @@ device_tile_matrix<TC> writeback(const device_tile_matrix<TC>& C, const mask_arg
   return out;
 }
 
+// Opts a numeric kernel in to `bytes` of dynamic shared memory where that is
+// past the default 48 KB (values of more than about 22 bytes), or says
+// clearly that this GPU cannot give it.
+template <class Kernel>
+void numeric_shared_opt_in(Kernel kernel, std::size_t bytes, std::size_t value_bytes) {
+  if (bytes <= 48 * 1024) return;
+  int dev = 0, limit = 0;
+  check(cudaGetDevice(&dev), "numeric");
+  check(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev), "numeric");
+  if (bytes > std::size_t(limit))
+    throw not_implemented("tgb: mxm's tile path needs " + std::to_string(bytes) +
+                          " bytes of shared memory per block for " + std::to_string(value_bytes) +
+                          "-byte values; this GPU gives " + std::to_string(limit));
+  check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)), "numeric");
+}
+
 // T = A * B by the tiled Gustavson planner (pipeline.cu), which sends the
 // tile rows whose tiles are hypersparse to its row path (rowpath.cuh).
 template <class TC, class TA, class TB, class Semiring>
@@ -324,12 +342,16 @@ device_tile_matrix<TC> product_gustavson(const mask_arg& M, const Semiring& sr, 
   const bool by_warps = per_tile(A.pat) * per_tile(B.pat) / tile_dim >= warp_pair_products;
   if (nc && !by_warps) {
     const std::size_t smem = kNumericThreads * kStageStride * sizeof(TC);
+    numeric_shared_opt_in(k_numeric<TC, TA, TB, std::decay_t<decltype(sr.add)>, std::decay_t<decltype(sr.mul)>>, smem,
+                          sizeof(TC));
     k_numeric<TC, TA, TB><<<grid_for(16 * nc, kNumericThreads), kNumericThreads, smem, native(s)>>>(
         nc, ref(plan.C), plan.tile_map.data(), plan.seg_begin.data(), plan.seg_end.data(), plan.pairs.data(),
         ref(A.pat), A.values.data(), ref(B.pat), B.values.data(), sr.add, sr.mul, T.values.data());
   }
   if (nc && by_warps) {
     const std::size_t smem = kNumericWarps * numeric_stage_bytes<TC>();
+    numeric_shared_opt_in(k_numeric_warp<TC, TA, TB, std::decay_t<decltype(sr.add)>, std::decay_t<decltype(sr.mul)>>,
+                          smem, sizeof(TC));
     k_numeric_warp<TC, TA, TB><<<grid_for(nc, kNumericWarps), 32 * kNumericWarps, smem, native(s)>>>(
         nc, ref(plan.C), plan.tile_map.data(), plan.seg_begin.data(), plan.seg_end.data(), plan.pairs.data(),
         ref(A.pat), A.values.data(), ref(B.pat), B.values.data(), sr.add, sr.mul, T.values.data());
