@@ -30,16 +30,12 @@ struct timing {
   std::size_t c_tile_bytes = 0;
 };
 
-// Stored bytes of a host-resident matrix in tgb's tile layout: every array of
-// the two levels (tile_ptr, tile_col, tile_offset, row_ptr, row_mask,
-// col_idx) plus the values.
+// Bytes tgb stores a matrix in: its stored form's arrays (the two tile
+// levels and the values, or the row form where the storage rule keeps rows),
+// wherever it lives (Matrix::stored_bytes).
 template <class T>
-std::size_t tile_bytes(const tgb::Matrix<T>& M) {
-  const auto& t = M.tiles();
-  const auto& p = t.pat;
-  auto b = [](const auto& buf) { return buf.size() * sizeof(*buf.data()); };
-  return b(p.tile_ptr) + b(p.tile_col) + b(p.tile_offset) + b(p.row_ptr) + b(p.row_mask) + b(p.col_idx) +
-         b(t.values);
+std::size_t stored_bytes(const tgb::Matrix<T>& M) {
+  return static_cast<std::size_t>(M.stored_bytes());
 }
 // Stored bytes of the same matrix as 32-bit-index CSR:
 // 4 * (nrows + 1) row pointers + nnz * (4 column index + value bytes);

@@ -143,6 +143,7 @@ struct row {
   double peak_mb = NAN, floor_ms = NAN, convert_ms = NAN, convert_gpu_ms = NAN, meminfo_mb = NAN;
   double baseline_ms = NAN;
   double pool_peak_mb = NAN;
+  // *_tile_bytes: the stored form's bytes (tiles or rows; the JSON keys keep their first names).
   long long a_tile_bytes = 0, a_csr_bytes = 0, c_tile_bytes = 0, c_csr_bytes = 0;
 };
 
@@ -273,12 +274,12 @@ void run_matrix(const std::string& name, const Matrix<double>& A0, const options
     F = Matrix<bool>::from_coo(nsrc, n, fr, fc, std::vector<bool>(fr.size(), true), first{});
     V = Matrix<bool>::from_coo(nsrc, n, vr, vc, std::vector<bool>(vr.size(), true), first{});
   }
-  const long long a_tile = static_cast<long long>(tile_bytes(A));
+  const long long a_tile = static_cast<long long>(stored_bytes(A));
   const long long a_csr = static_cast<long long>(csr32_bytes(n, A.nvals(), sizeof(double)));
   std::printf("# %s: n %lld, nnz %lld, tiles %lld (%.1f entries/tile), products %lld, CSR->tile (host) %.2f ms\n",
               name.c_str(), (long long)n, (long long)A.nvals(), (long long)A.ntiles(),
               A.ntiles() ? double(A.nvals()) / A.ntiles() : 0.0, products, median(conv));
-  std::printf("# %s: stored A: tgb tiles %lld bytes, 32-bit CSR fp64 %lld bytes (4*(n+1) + 12*nnz): %.2fx\n", name.c_str(),
+  std::printf("# %s: stored A: tgb %lld bytes, 32-bit CSR fp64 %lld bytes (4*(n+1) + 12*nnz): %.2fx\n", name.c_str(),
               a_tile, a_csr, a_csr ? double(a_tile) / a_csr : 0.0);
   // cuSPARSE's plus_times C, kept for the pattern check of min_plus and
   // lor_land where the host reference is skipped (--host-check-max).
@@ -332,7 +333,7 @@ void run_matrix(const std::string& name, const Matrix<double>& A0, const options
           Matrix<double> C(n, n);
           host_ms = host_times(o.host ? o.host_reps : 0, [&] { C = Matrix<double>(n, n); mxm(C, no_mask, no_accum, plus_times, A, A); });
           host_result = C.to_csr();
-          host_c_tile = static_cast<long long>(tile_bytes(C));
+          host_c_tile = static_cast<long long>(stored_bytes(C));
           break;
         }
         case op::aat_fp64: {
@@ -342,21 +343,21 @@ void run_matrix(const std::string& name, const Matrix<double>& A0, const options
             mxm(C, no_mask, no_accum, plus_times, A, A, descriptor{}.with_transpose_b());
           });
           host_result = C.to_csr();
-          host_c_tile = static_cast<long long>(tile_bytes(C));
+          host_c_tile = static_cast<long long>(stored_bytes(C));
           break;
         }
         case op::min_plus_fp64: {
           Matrix<double> C(n, n);
           host_ms = host_times(o.host ? o.host_reps : 0, [&] { C = Matrix<double>(n, n); mxm(C, no_mask, no_accum, min_plus, A, A); });
           host_result = C.to_csr();
-          host_c_tile = static_cast<long long>(tile_bytes(C));
+          host_c_tile = static_cast<long long>(stored_bytes(C));
           break;
         }
         case op::lor_land_bool: {
           Matrix<bool> Ab(n, n), C(n, n);
           apply(Ab, no_mask, no_accum, identity{}, A);
           host_ms = host_times(o.host ? o.host_reps : 0, [&] { C = Matrix<bool>(n, n); mxm(C, no_mask, no_accum, lor_land, Ab, Ab); });
-          host_c_tile = static_cast<long long>(tile_bytes(C));
+          host_c_tile = static_cast<long long>(stored_bytes(C));
           Matrix<double> Cd(n, n);
           apply(Cd, no_mask, no_accum, identity{}, C);
           host_result = Cd.to_csr();
@@ -368,7 +369,7 @@ void run_matrix(const std::string& name, const Matrix<double>& A0, const options
             C = Matrix<bool>(nsrc, n);
             mxm(C, complement(structure(V)), no_accum, any_pair, F, P, descriptor{}.with_replace());
           });
-          host_c_tile = static_cast<long long>(tile_bytes(C));
+          host_c_tile = static_cast<long long>(stored_bytes(C));
           Matrix<double> Cd(nsrc, n);
           apply(Cd, no_mask, no_accum, identity{}, C);
           host_result = Cd.to_csr();
@@ -380,7 +381,7 @@ void run_matrix(const std::string& name, const Matrix<double>& A0, const options
             C = Matrix<std::int64_t>(n, n);
             mxm(C, structure(L), no_accum, plus_pair, L, L, descriptor{}.with_transpose_b());
           });
-          host_c_tile = static_cast<long long>(tile_bytes(C));
+          host_c_tile = static_cast<long long>(stored_bytes(C));
           Matrix<double> Cd(n, n);
           apply(Cd, no_mask, no_accum, identity{}, C);
           host_result = Cd.to_csr();
@@ -803,8 +804,9 @@ int main(int argc, char** argv) {
   std::printf("# tgb-bench: GPU %s; device copy bandwidth %.0f GB/s; host %d threads; reps %d (host %d)\n",
               gpu_description().c_str(), bw, omp_get_max_threads(), o.reps, o.host_reps);
   std::printf("# pool: %s\n", pool.c_str());
-  std::printf("# stored bytes: tgb = every array of the tile layout; CSR = 32-bit indices: 4*(rows+1) + nnz*(4 + "
-              "value bytes), i.e. 12 bytes/entry + 4 bytes/row for fp64\n");
+  std::printf("# stored bytes: tgb = every array of the form it stores (tiles, or rows where its storage rule keeps "
+              "rows); CSR = 32-bit indices: 4*(rows+1) + nnz*(4 + value bytes), i.e. 12 bytes/entry + 4 bytes/row "
+              "for fp64\n");
   std::printf("%-16s %-15s %-11s %12s %10s %17s %8s %9s %8s %7s %s\n", "matrix", "op", "impl", "nnz(C)", "median_ms",
               "min-max", "GFLOPS", "peak_MB", "floor_ms", "speedup", "check");
   if (o.algorithms) {

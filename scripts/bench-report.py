@@ -10,7 +10,7 @@ Tables (times are medians in ms; "x" ratios above 1 mean tgb is faster):
      tgb; tgb against each and against the fastest of the others; geometric means over the matrices
      each pair has in common.
   2. Per matrix and GPU operation (plus_times, min_plus, lor_land, masked triangle product):
-     time, GFLOPS, pool peak, stored bytes of C in tgb tiles against 32-bit CSR, check.
+     time, GFLOPS, pool peak, stored bytes of C in tgb's stored form (tiles or rows) against 32-bit CSR, check.
   3. Stored bytes of A: tgb tiles against 32-bit CSR fp64 (4*(n+1) + 12*nnz).
   4. Host: tgb host against SuiteSparse:GraphBLAS, where the JSONL has both.
 Every row whose check is not ok/reference/pattern-ok is listed at the end.
@@ -151,7 +151,7 @@ def main():
     # 2. per operation
     w("\n## Every GPU operation per matrix\n")
     w("Peak = the device pool's high-water mark above what it held before the call (same measure for both); "
-      "C bytes: tgb tiles / 32-bit CSR (4*(rows+1) + nnz*(4 + value bytes)).\n")
+      "C bytes: tgb's stored form (tiles, or rows where its storage rule keeps rows) / 32-bit CSR (4*(rows+1) + nnz*(4 + value bytes)).\n")
     w("| matrix | op | impl | ms | GFLOPS | vs plus_times | pool peak MB | nnz(C) | C tgb bytes | C CSR bytes | tgb/CSR | check |")
     w("|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|---|")
     gpu_ops = ["plus_times_f64", "plus_times_f32", "AAt_plus_times", "min_plus_f64", "lor_land_bool", "tri_masked",
@@ -188,7 +188,7 @@ def main():
         w(f"\nGeometric mean of cuSPARSE L*L' / tgb C<L>: {fx(g)} over {n} matrices")
 
     # 3. stored A
-    w("\n## Stored bytes of A: tgb tiles against 32-bit CSR fp64\n")
+    w("\n## Stored bytes of A: tgb's stored form (tiles or rows) against 32-bit CSR fp64\n")
     w("| matrix | n | nnz(A) | tgb bytes | CSR bytes | tgb/CSR |")
     w("|---|--:|--:|--:|--:|--:|")
     for m in order:
