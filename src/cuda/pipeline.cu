@@ -419,11 +419,6 @@ __global__ void k_place(offset_t n1, index_t tm, pattern_ref C1, const offset_t*
   }
 }
 
-// Eight threads per A tile, over its (A tile, B tile) pairs: each pair's C
-// tile key, or `invalid` when the mask prunes that C tile (step 1, pruned
-// by the mask's tiles). (A thread a pair, finding its A tile by binary
-// search, took 0.23 ms on stencil27, H200 r25.)
-constexpr int kPairLanes = 8;
 // Tile rows of at most this many pairs on average, none past kRowSortMaxRow,
 // sort them by a segmented sort within each row; else one radix sort over
 // (I, J) does. Measured (H200, A*A): lap2d, 9 pairs a row, 1.33 -> 1.24 ms;
@@ -448,6 +443,12 @@ __global__ void k_pair_stats(index_t tm, const offset_t* a_tile_ptr, const offse
   if ((threadIdx.x & 31) == 0 && n) atomicMax(reinterpret_cast<unsigned long long*>(st + 1), n);
   if (I == 0) st[0] = pair_off[na];
 }
+
+// Eight threads per A tile, over its (A tile, B tile) pairs: each pair's C
+// tile key, or `invalid` when the mask prunes that C tile (step 1, pruned
+// by the mask's tiles). (A thread a pair, finding its A tile by binary
+// search, took 0.23 ms on stencil27, H200 r25.)
+constexpr int kPairLanes = 8;
 __global__ void k_fill_pairs(offset_t na, const offset_t* pair_off, const index_t* a_row, const tile_index_t* a_col,
                              const offset_t* b_tile_ptr, const tile_index_t* b_col, index_t c_tile_cols, mask_ref M,
                              const std::uint8_t* mask_flags, std::uint64_t invalid, std::uint64_t* key,
@@ -554,9 +555,10 @@ __global__ void k_compact(offset_t nc, const std::uint64_t* ckey, index_t tile_c
 }
 
 // Each tile's row pointers and column indices from its row bits; 16 threads
-// a tile (no grid-stride loop: grid_for's 2^31 blocks cover any tile count
-// here, as for k_a_entries and k_fill_pairs), thread r writing row r (one thread a tile wrote its bytes one by
-// one: 0.2-0.4 ms on lap2d, blocks6, stencil27, H200 r25).
+// a tile, thread r writing row r (one thread a tile wrote its bytes one by
+// one: 0.2-0.4 ms on lap2d, blocks6, stencil27, H200 r25). No grid-stride
+// loop: grid_for's 2^31 blocks cover any tile count here, as for
+// k_a_entries and k_fill_pairs.
 __global__ void k_level2(offset_t nt, const row_bits* mask, const offset_t* tile_offset, std::uint8_t* row_ptr,
                          std::uint8_t* col_idx) {
   const offset_t g = blockIdx.x * offset_t(blockDim.x) + threadIdx.x;
@@ -941,7 +943,7 @@ product_plan plan_product(const device_pattern& A, const device_pattern& B, cons
   // Pairs come in A's tile order, so by tile row: unmasked (no pruned pairs
   // to move past the end), a segmented sort by J within each tile row does
   // what the sort by (I, J) does, on 4-byte keys, where the rows hold few
-  // pairs (kRowSortMaxPairs on average).
+  // pairs (kRowSortMaxPairs on average, none past kRowSortMaxRow).
   const bool by_row = !M.pat && npairs < offset_t(INT32_MAX) && tm < index_t(INT32_MAX) &&
                       npairs <= kRowSortMaxPairs * offset_t(tm) && row_pairs_max <= kRowSortMaxRow;
   if (by_row) {

@@ -62,19 +62,19 @@ __device__ inline void stage_tile(const pattern_ref& P, const T* vals, offset_t 
 }
 
 // Step 3 where tile pairs hold many products (mxm_policy::
-// device_warp_pair_products), one warp per C tile: for
-// each of the tile's (A, B) pairs, in increasing k, the warp expands both
-// tiles into shared memory, then lane l folds row l / 2, columns 8 (l % 2)
-// to 8 (l % 2) + 7 of C in registers, in increasing k within the pair (the
-// order of tile::numeric_row, so results match the host's). Loads are
-// coalesced and shared by the warp. (On dense tiles k_numeric ran at 0.1-0.2
-// TFLOPS fp64, the FEM blocks: its dense rows all fell on one bank, H200
-// ncu r25; padded, it still took 1.6x the warps' time there.)
+// device_warp_pair_products), one warp per C tile: for each of the tile's
+// (A, B) pairs, in increasing k, the warp expands both tiles into shared
+// memory, then lane l folds row l / 2, columns 8 (l % 2) to 8 (l % 2) + 7 of
+// C in registers, in increasing k within the pair (the order of
+// tile::numeric_row, so results match the host's). Loads are coalesced and
+// shared by the warp. (On dense tiles k_numeric ran at 0.1-0.2 TFLOPS fp64,
+// the FEM blocks: its dense rows all fell on one bank, H200 ncu r25; padded,
+// it still took 1.6x the warps' time there.)
 template <class TC, class TA, class TB, class Add, class Mul>
 __global__ void __launch_bounds__(32 * kNumericWarps)
-    k_numeric_warp(offset_t nc, pattern_ref C, const offset_t* map, const offset_t* begin,
-                   const offset_t* end, const std::uint64_t* pairs, pattern_ref A, const TA* a_vals, pattern_ref B,
-                   const TB* b_vals, Add add, Mul mul, TC* c_vals) {
+    k_numeric_warp(offset_t nc, pattern_ref C, const offset_t* map, const offset_t* begin, const offset_t* end,
+                   const std::uint64_t* pairs, pattern_ref A, const TA* a_vals, pattern_ref B, const TB* b_vals,
+                   Add add, Mul mul, TC* c_vals) {
   extern __shared__ __align__(16) unsigned char smem[];
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
   TC* as = reinterpret_cast<TC*>(smem + warp * numeric_stage_bytes<TC>());
@@ -119,16 +119,16 @@ __global__ void __launch_bounds__(32 * kNumericWarps)
     if ((mine >> j) & 1u) out[n++] = acc[j];
 }
 
-// Step 3 for products of sparse tiles: 16 threads per C tile, thread r owns local row
-// r: it walks the tile's (A, B) pairs in increasing k and accumulates row r
-// into the compressed slots (sparse) or a 16-slot row in shared memory
-// (dense; rows padded to 17 slots, so that the rows of a half-warp do not
-// share a bank).
+// Step 3 for products of sparse tiles: 16 threads per C tile, thread r owns
+// local row r: it walks the tile's (A, B) pairs in increasing k and
+// accumulates row r into the compressed slots (sparse) or a 16-slot row in
+// shared memory (dense; rows padded to 17 slots, so that the rows of a
+// half-warp do not share a bank).
 template <class TC, class TA, class TB, class Add, class Mul>
 __global__ void __launch_bounds__(kNumericThreads)
-    k_numeric(offset_t nc, pattern_ref C, const offset_t* map, const offset_t* begin,
-              const offset_t* end, const std::uint64_t* pairs, pattern_ref A, const TA* a_vals, pattern_ref B,
-              const TB* b_vals, Add add, Mul mul, TC* c_vals) {
+    k_numeric(offset_t nc, pattern_ref C, const offset_t* map, const offset_t* begin, const offset_t* end,
+              const std::uint64_t* pairs, pattern_ref A, const TA* a_vals, pattern_ref B, const TB* b_vals, Add add,
+              Mul mul, TC* c_vals) {
   static_assert(alignof(TC) <= 16, "shared memory is aligned to 16 bytes");
   extern __shared__ __align__(16) unsigned char smem[];
   TC* acc = reinterpret_cast<TC*>(smem) + threadIdx.x * kStageStride;  // (1,16) per thread
