@@ -33,9 +33,10 @@
 //     (any trivially copyable value of at most 8 bytes: every semiring, user
 //     ones included); the row's entries move to the front of the table and
 //     reach C in column order, by rank (each entry counts the smaller keys)
-//     where the block's rows hold at most 32 entries, else by a bitonic sort
-//     in shared memory over the next power of two. (Sorting the whole table
-//     cost 0.5 ms on luxembourg's 114,599 rows of 3 entries, H100.) Rows
+//     where the block's rows hold at most kRankMax entries (bins 0-4), else
+//     by a block radix sort (bins 5-7, a row a block). Bins 0-2 (at most 32
+//     lanes a row, 128 entries) run k_numeric_small: a group synchronizes
+//     within its warp only. Rows
 //     past 4,096 entries: the window bin folds a row in shared memory one
 //     window of columns at a time (a value and a flag a column; a block scan
 //     writes each window's entries to C in column order); the global bin
@@ -59,6 +60,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include <cub/block/block_radix_sort.cuh>
 #include <cub/block/block_scan.cuh>
 
 #include "tgb/detail/cuda/common.cuh"
@@ -75,7 +77,11 @@ inline constexpr int kHubThreads = 512;         // threads of a global-bin block
 // least one table, whatever its size).
 inline constexpr std::size_t kHubPoolBytes = std::size_t(256) << 20;
 inline constexpr std::int32_t kEmpty = 0x7FFFFFFF;     // no key (sorts last)
-inline constexpr int kRankMax = 32;  // rows up to this many entries are ordered by rank, not sorted
+// Bins of more than 32 lanes a row: blocks whose rows all hold at most this
+// many entries order them by rank, not by a sort (measured on the H200,
+// r33, against the bitonic sort it had: 32 -> 512 took uniform_2^18x16's
+// bin-3 step 5.5 -> 4.3 ms and cond-mat-2003's numeric bins 0.73 -> 0.59 ms).
+inline constexpr int kRankMax = 512;
 
 // Values this path folds: trivially copyable, at most 8 bytes.
 template <class TC>
@@ -465,13 +471,21 @@ __device__ inline void emit_entry(std::int32_t j, S v, offset_t at, const csr_re
   }
 }
 
-// Sorts keys[0, width) (a power of two, kEmpty last) with their values: a
-// bitonic network over lanes lane, lane + G, ...; every thread of the block
-// takes the same steps (they synchronize the block).
+// Sorts keys[0, width) (a power of two, at least 32; kEmpty last) with their
+// values: a bitonic network over lanes lane, lane + G, ... (G a multiple of
+// 32). Steps of stride 32 or more go through shared memory, a block barrier
+// each; the strides below 32 of each merge pair elements of one warp (x and
+// x ^ j share all but their low five bits, and a warp's lanes hold 32
+// consecutive x), so they run in registers by shuffles, five steps at one
+// load and store. (All through shared memory, with a barrier a step, the
+// sort was 80% of soc-Slashdot0902's rows of 2,049 to 4,096 entries: 4.7
+// ms of that bin's kernel, H200, ncu, r36.) Every thread of the block takes
+// the same steps (they synchronize the block).
 template <class S>
 __device__ inline void bitonic_sort(std::int32_t* keys, S* vals, int width, int lane, int G) {
   for (int k = 2; k <= width; k <<= 1) {
-    for (int j = k >> 1; j > 0; j >>= 1) {
+    int j = k >> 1;
+    for (; j >= 32; j >>= 1) {
       for (int x = lane; x < width; x += G) {
         const int y = x ^ j;
         if (y > x) {
@@ -487,6 +501,23 @@ __device__ inline void bitonic_sort(std::int32_t* keys, S* vals, int width, int 
       }
       __syncthreads();
     }
+    for (int x = lane; x < width; x += G) {  // whole warps: width and G are multiples of 32
+      std::int32_t key = keys[x];
+      S val = vals[x];
+      const bool up = (x & k) == 0;
+      for (int jj = j; jj > 0; jj >>= 1) {
+        const std::int32_t other = __shfl_xor_sync(0xffffffffu, key, jj);
+        const S other_val = __shfl_xor_sync(0xffffffffu, val, jj);
+        const bool lower = (x & jj) == 0;
+        if (lower == up ? other < key : other > key) {
+          key = other;
+          val = other_val;
+        }
+      }
+      keys[x] = key;
+      vals[x] = val;
+    }
+    __syncthreads();
   }
 }
 
@@ -494,6 +525,7 @@ template <int TSIZE, int G, class TC, class TA, class TB, class Add, class Mul>
 __global__ void __launch_bounds__(bin_shape<TSIZE, G>::block)
     k_numeric(const index_t* list, offset_t n, csr_ref A, const TA* a_vals, csr_ref B, const TB* b_vals, int team_log,
               const offset_t* c_row_ptr, std::int32_t* c_col, TC* c_vals, Add add, Mul mul) {
+  static_assert(G > 32, "groups within a warp take k_numeric_small");
   using S = table_slot_t<TC, Add>;
   constexpr int R = bin_shape<TSIZE, G>::rows;
   extern __shared__ __align__(16) unsigned char smem[];
@@ -533,9 +565,8 @@ __global__ void __launch_bounds__(bin_shape<TSIZE, G>::block)
   __syncthreads();
   // The row's entries go to the front of its table (through registers:
   // TSIZE / G slots a lane), and then in column order to C: by rank where
-  // every row of the block has at most kRankMax entries, else by a bitonic
-  // sort over the block's largest power of two (every group takes the same
-  // steps, so the block synchronizes them together).
+  // every row of the block has at most kRankMax entries, else by a block
+  // radix sort.
   constexpr int kPer = TSIZE / G;
   static_assert(kPer * G == TSIZE, "a lane holds TSIZE / G slots");
   std::int32_t rk[kPer];
@@ -551,12 +582,16 @@ __global__ void __launch_bounds__(bin_shape<TSIZE, G>::block)
   while (pow2 < len) pow2 <<= 1;
   if (lane == 0) atomicMax(&span, pow2);
   __syncthreads();
+  int mine = 0;  // one atomic a lane for its places, not one an entry
+#pragma unroll
+  for (int q = 0; q < kPer; ++q) mine += rk[q] != kEmpty ? 1 : 0;
+  int at = mine ? atomicAdd(fill + g, mine) : 0;
 #pragma unroll
   for (int q = 0; q < kPer; ++q) {
     if (rk[q] != kEmpty) {
-      const int at = atomicAdd(fill + g, 1);
       keys[at] = rk[q];
       vals[at] = rv[q];
+      ++at;
     }
   }
   const int width = span;
@@ -574,8 +609,111 @@ __global__ void __launch_bounds__(bin_shape<TSIZE, G>::block)
     }
     return;
   }
-  bitonic_sort(keys, vals, width, lane, G);
-  for (int x = lane; x < len; x += G) emit(x, x);
+  // Past kRankMax entries (bins 5-7, a row a block): a block radix sort of
+  // the row over the bits B's columns need, in the table's memory (padding
+  // keys B.ncols, last). It took soc-Slashdot0902's bin 7 (rows of 2,049 to
+  // 4,096 entries) from 4.7 ms with a bitonic sort through shared memory to
+  // 2.2 ms (H200, ncu, r36-r38).
+  static_assert(R == 1 || TSIZE / 2 <= kRankMax, "blocks of several rows always rank");
+  if constexpr (R == 1) {
+    constexpr int kItems = TSIZE / 2 / G;
+    using sort_t = cub::BlockRadixSort<std::uint32_t, G, kItems, S>;
+    static_assert(sizeof(typename sort_t::TempStorage) <= numeric_smem<TSIZE, G, TC, Add>(), "fits the table");
+    int bits = 1;
+    while ((std::int64_t(1) << bits) <= std::int64_t(B.ncols)) ++bits;
+    std::uint32_t sk[kItems];
+    S sv[kItems];
+#pragma unroll
+    for (int c = 0; c < kItems; ++c) {
+      const int x = lane * kItems + c;
+      sk[c] = x < len ? std::uint32_t(keys[x]) : std::uint32_t(B.ncols);
+      sv[c] = x < len ? vals[x] : zero;
+    }
+    __syncthreads();  // the table's memory becomes the sort's
+    sort_t(*reinterpret_cast<typename sort_t::TempStorage*>(smem)).SortBlockedToStriped(sk, sv, 0, bits);
+#pragma unroll
+    for (int c = 0; c < kItems; ++c) {
+      const int x = lane + c * G;
+      if (x < len) emit_entry<TC, Add>(std::int32_t(sk[c]), sv[c], base + x, A, a_vals, B, b_vals, c_col, c_vals, mul);
+    }
+  }
+}
+
+// Bins of at most 32 lanes a row (rows of at most 128 entries): a group is
+// part of one warp and synchronizes alone (no block barrier: a group whose
+// row is done leaves). The entries move to the table's front in slot order
+// by ballots (a step reads G slots, then writes at most G places before
+// them), and reach C by rank: each entry counts the row's smaller keys, at
+// most four entries a lane (the table is at most half full), in one pass of
+// broadcast reads over the row's keys. (k_numeric's block barriers in its
+// sort and its compaction's atomics on one counter were most of
+// uniform_2^20x8's numeric step: 4.7 -> 1.7 ms, H200, ncu, r32.)
+template <int TSIZE, int G, class TC, class TA, class TB, class Add, class Mul>
+__global__ void __launch_bounds__(bin_shape<TSIZE, G>::block)
+    k_numeric_small(const index_t* list, offset_t n, csr_ref A, const TA* a_vals, csr_ref B, const TB* b_vals,
+                    int team_log, const offset_t* c_row_ptr, std::int32_t* c_col, TC* c_vals, Add add, Mul mul) {
+  static_assert(G <= 32 && 32 % G == 0, "a group within one warp");
+  using S = table_slot_t<TC, Add>;
+  constexpr int R = bin_shape<TSIZE, G>::rows;
+  constexpr int kOut = TSIZE / 2 / G;  // a lane's entries at most
+  extern __shared__ __align__(16) unsigned char smem[];
+  S* vals_all = reinterpret_cast<S*>(smem);
+  std::int32_t* keys_all = reinterpret_cast<std::int32_t*>(vals_all + R * TSIZE);
+  const int g = int(threadIdx.x) / G, lane = int(threadIdx.x) % G;
+  const offset_t u = offset_t(blockIdx.x) * R + g;
+  if (u >= n) return;  // the whole group
+  const index_t i = list[u];
+  const int shift = int(threadIdx.x & 31u) & ~(G - 1);  // the group's first lane in its warp
+  const unsigned gmask = (G == 32 ? 0xffffffffu : ((1u << G) - 1u)) << shift;
+  S* vals = vals_all + g * TSIZE;
+  std::int32_t* keys = keys_all + g * TSIZE;
+  S zero;
+  if constexpr (is_any<Add>) zero = ~0ull;
+  else zero = to_slot<TC>(add.template identity<TC>());
+  for (int x = lane; x < TSIZE; x += G) {
+    keys[x] = kEmpty;
+    vals[x] = zero;
+  }
+  __syncwarp(gmask);
+  for_products<G>(A, B, i, lane, team_log, [&](std::int32_t j, offset_t e, offset_t q) {
+    insert_product<TC>(keys, vals, TSIZE, j, e, q, a_vals, b_vals, add, mul);
+  });
+  __syncwarp(gmask);
+  const offset_t base = c_row_ptr[i];
+  const int len = int(c_row_ptr[i + 1] - base);
+  const unsigned before = (1u << lane) - 1u;
+  int placed = 0;  // the same in every lane of the group
+  for (int x0 = 0; x0 < TSIZE && placed < len; x0 += G) {
+    const std::int32_t k = keys[x0 + lane];
+    const S v = vals[x0 + lane];
+    __syncwarp(gmask);  // every lane has read its slot
+    const unsigned full = __ballot_sync(gmask, k != kEmpty) >> shift;
+    if (k != kEmpty) {
+      const int at = placed + __popc(full & before);  // at most x0 + lane: slots read
+      keys[at] = k;
+      vals[at] = v;
+    }
+    placed += __popc(full);
+  }
+  __syncwarp(gmask);
+  std::int32_t kx[kOut];
+  int rank[kOut];
+#pragma unroll
+  for (int c = 0; c < kOut; ++c) {
+    const int x = lane + c * G;
+    kx[c] = x < len ? keys[x] : kEmpty;
+    rank[c] = 0;
+  }
+  for (int y = 0; y < len; ++y) {
+    const std::int32_t ky = keys[y];
+#pragma unroll
+    for (int c = 0; c < kOut; ++c) rank[c] += ky < kx[c] ? 1 : 0;
+  }
+#pragma unroll
+  for (int c = 0; c < kOut; ++c) {
+    const int x = lane + c * G;
+    if (x < len) emit_entry<TC, Add>(kx[c], vals[x], base + rank[c], A, a_vals, B, b_vals, c_col, c_vals, mul);
+  }
 }
 
 // The global bin: rows past kMaxEntries entries, one at a time per block,
@@ -726,12 +864,19 @@ __global__ void __launch_bounds__(kHubThreads)
   }
 }
 
+// A shared bin's kernel: groups within a warp synchronize alone.
+template <int TSIZE, int G, class TC, class TA, class TB, class Add, class Mul>
+constexpr auto numeric_kernel() {
+  if constexpr (G <= 32) return k_numeric_small<TSIZE, G, TC, TA, TB, Add, Mul>;
+  else return k_numeric<TSIZE, G, TC, TA, TB, Add, Mul>;
+}
+
 template <int TSIZE, int G, class TC, class TA, class TB, class Add, class Mul>
 void launch_numeric_bin(const row_plan& p, int b, const csr_ref& A, const TA* av, const csr_ref& B, const TB* bv,
                         std::int32_t* c_col, TC* c_vals, const Add& add, const Mul& mul, stream_t s) {
   if (p.count[b] == 0) return;
   using shape = bin_shape<TSIZE, G>;
-  auto kernel = k_numeric<TSIZE, G, TC, TA, TB, Add, Mul>;
+  const auto kernel = numeric_kernel<TSIZE, G, TC, TA, TB, Add, Mul>();
   constexpr std::size_t bytes = numeric_smem<TSIZE, G, TC, Add>();
   allow_shared(reinterpret_cast<const void*>(kernel), bytes, "row saxpy");
   const int team_log = p.team_log < ilog2(G) ? p.team_log : ilog2(G);
