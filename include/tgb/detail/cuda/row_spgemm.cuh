@@ -33,10 +33,10 @@
 //     (any trivially copyable value of at most 8 bytes: every semiring, user
 //     ones included); the row's entries move to the front of the table and
 //     reach C in column order, by rank (each entry counts the smaller keys)
-//     where the block's rows hold at most kRankMax entries (bins 0-4), else
-//     by a block radix sort (bins 5-7, a row a block). Bins 0-2 (at most 32
-//     lanes a row, 128 entries) run k_numeric_small: a group synchronizes
-//     within its warp only. Rows
+//     where the block's rows hold at most kRankMax entries (always in bins
+//     0-4), else by a block radix sort (bins 5-7, a row a block). Bins 0-2
+//     (at most 32 lanes a row, 128 entries) run k_numeric_small: a group
+//     synchronizes within its warp only. Rows
 //     past 4,096 entries: the window bin folds a row in shared memory one
 //     window of columns at a time (a value and a flag a column; a block scan
 //     writes each window's entries to C in column order); the global bin
@@ -594,8 +594,7 @@ __global__ void __launch_bounds__(bin_shape<TSIZE, G>::block)
       ++at;
     }
   }
-  const int width = span;
-  for (int x = len + lane; x < width; x += G) keys[x] = kEmpty;
+  const int width = span;  // picks rank or sort; both read only the first len places
   __syncthreads();
   auto emit = [&](int from, int to) {
     emit_entry<TC, Add>(keys[from], vals[from], base + to, A, a_vals, B, b_vals, c_col, c_vals, mul);
@@ -687,7 +686,7 @@ __global__ void __launch_bounds__(bin_shape<TSIZE, G>::block)
     const std::int32_t k = keys[x0 + lane];
     const S v = vals[x0 + lane];
     __syncwarp(gmask);  // every lane has read its slot
-    const unsigned full = __ballot_sync(gmask, k != kEmpty) >> shift;
+    const unsigned full = (__ballot_sync(gmask, k != kEmpty) & gmask) >> shift;
     if (k != kEmpty) {
       const int at = placed + __popc(full & before);  // at most x0 + lane: slots read
       keys[at] = k;
@@ -784,7 +783,7 @@ __global__ void __launch_bounds__(kHubThreads)
       __syncthreads();
     }
     if (!dense) {
-      int width = 1;
+      int width = 32;  // bitonic_sort's shuffles need whole warps (len > kMaxEntries here anyway)
       while (width < len) width <<= 1;
       for (int x = len + lane; x < width; x += kHubThreads) keys[x] = kEmpty;
       __syncthreads();
