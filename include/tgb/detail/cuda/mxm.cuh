@@ -13,7 +13,7 @@
 #include "tgb/detail/cuda/common.cuh"
 #include "tgb/detail/cuda/dot.cuh"
 #include "tgb/detail/cuda/plan.hpp"
-#include "tgb/detail/cuda/row_spgemm.cuh"
+#include "tgb/detail/cuda/row_numeric.cuh"
 #include "tgb/detail/cuda/rowpath.cuh"
 #include "tgb/detail/tile/elementwise.hpp"
 #include "tgb/detail/tile/spgemm.hpp"
