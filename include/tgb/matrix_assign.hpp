@@ -53,13 +53,6 @@
 namespace tgb {
 
 namespace detail {
-// Every operand must be on the host.
-inline void host_only(const char* op, std::initializer_list<located> operands) {
-  for (const located& o : operands)
-    if (o.where == backend::cuda)
-      throw device_unsupported(op, std::string(o.name) + " lives on the GPU and this operation runs on the host for now");
-}
-
 // A matrix mask must be nrows x ncols (`what` names what it covers).
 inline void check_matrix_mask(no_mask_t, index_t, index_t, const char*, const char*) {}
 template <class Mask>
@@ -234,7 +227,7 @@ void extract(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Matrix<T
 template <class TW, class Mask, class Accum, class TA>
 void extract(Vector<TW>& w, const Mask& mask, const Accum& accum, const Matrix<TA>& A, const index_list& I, index_t j,
              const descriptor& desc = {}) {
-  detail::vector_host_only("extract", A);
+  detail::host_only("extract", {{"w", w.location()}, {"A", A.location()}, {"the mask", detail::where_mask(mask, backend::host)}});
   const bool tr = desc.transpose_a;
   const index_t ar = detail::rows_of(A, tr), ac = detail::cols_of(A, tr);
   const index_t len = I.count(ar);

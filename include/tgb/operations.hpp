@@ -59,7 +59,7 @@ inline backend residence(const char* op, std::initializer_list<located> operands
     if (o.where != first.where)
       throw invalid_value(std::string("tgb::") + op + ": " + first.name + " lives on " + backend_name(first.where) +
                           " but " + o.name + " on " + backend_name(o.where) +
-                          "; move them to one place with Matrix::to()");
+                          "; move them to one place with to() (Matrix::to, Vector::to)");
   return first.where;
 }
 inline backend where_mask(no_mask_t, backend dflt) { return dflt; }

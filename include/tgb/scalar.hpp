@@ -113,7 +113,7 @@ template <class TW, class Mask, class TU>
 void check_unary_shapes(const char* op, const Vector<TW>& w, const Mask& mask, const Vector<TU>& u,
                         const descriptor&) {
   check_same_size(op, w.size(), {{"u", u.size()}});
-  host::make_vector_mask(mask, w.size(), op);
+  host::check_vector_mask(mask, w.size(), op);
 }
 
 // s = accum(s, t) where t = fold() is the reduction of a non-empty input;
@@ -205,7 +205,7 @@ void subassign(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Scalar
 template <class TW, class Mask, class Accum, class T>
 void assign(Vector<TW>& w, const Mask& mask, const Accum& accum, const Scalar<T>& s, const index_list& I,
             const descriptor& desc = {}) {
-  detail::assign_scalar_host(w, mask, accum, detail::value_as<TW>(s), I, desc);
+  detail::assign_scalar(w, mask, accum, detail::value_as<TW>(s), I, desc);
 }
 
 // ------------------------------------------------------------- apply, select

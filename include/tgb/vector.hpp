@@ -3,8 +3,16 @@
 // Every operation that reads a vector scans its n presence bytes once (cheap,
 // and vectorized), then does work in proportion to the entries that matter;
 // a sparse (index list) form for very sparse frontiers on huge n can be added
-// later behind the same interface. Vectors live on the host only for now.
+// later behind the same interface.
+//
+// A vector lives on the host or on the CUDA device (to(), location()), in the
+// same layout there (detail::device_vector). mxv and vxm run where their
+// operands live; the other vector operations and element access run on the
+// host, and a device vector there throws (nothing is copied behind the
+// caller's back, as for Matrix).
 #pragma once
+
+#include <memory>
 
 #include <iterator>
 #include <optional>
@@ -16,7 +24,9 @@
 #include "tgb/algebra.hpp"
 #include "tgb/config.hpp"
 #include "tgb/detail/buffer.hpp"
+#include "tgb/detail/device_storage.hpp"
 #include "tgb/error.hpp"
+#include "tgb/matrix.hpp"
 
 namespace tgb {
 
@@ -60,12 +70,33 @@ class Vector {
  public:
   using value_type = T;
   Vector() = default;
-  // A vector of n elements with no stored entries.
+  // A vector of n elements with no stored entries, on the host.
   explicit Vector(index_t n) {
     detail::check_vector_size(n);
     detail::vector_bitmap<T> b(n);
     v_.swap(b);
   }
+  // n elements, none stored, on `where` (made there: nothing is copied).
+  Vector(index_t n, backend where) : Vector(where == backend::cuda ? 0 : n) {
+    if (where != backend::cuda) return;
+    detail::check_vector_size(n);
+    if (cuda_device_count() == 0)
+      throw not_implemented("tgb: cannot make a vector on the GPU: " + cuda_device_description());
+    dev_ = detail::guard_alloc([&] { return std::make_unique<detail::device_vector<T>>(n, current_stream()); });
+    v_.n = n;
+  }
+  Vector(const Vector& o) : v_(o.v_) {
+    if (o.dev_) dev_ = std::make_unique<detail::device_vector<T>>(detail::clone(*o.dev_, current_stream()));
+  }
+  Vector& operator=(const Vector& o) {
+    if (this != &o) {
+      Vector c(o);
+      swap(c);
+    }
+    return *this;
+  }
+  Vector(Vector&&) noexcept = default;
+  Vector& operator=(Vector&&) noexcept = default;
 
   // Every element stored, from a container of values (std::vector, array...).
   template <class ValC>
@@ -101,6 +132,7 @@ class Vector {
     if (std::size(values) != len)
       throw invalid_value("tgb: Vector::build: indices and values differ in length (" + std::to_string(len) + ", " +
                           std::to_string(std::size(values)) + ")");
+    host_only("build");
     if (v_.nvals != 0)
       throw output_not_empty("tgb: Vector::build: the vector already holds " + std::to_string(v_.nvals) +
                              " entries; clear() it first");
@@ -126,15 +158,61 @@ class Vector {
   }
 
   index_t size() const noexcept { return v_.n; }
-  // Stored entries, O(1).
-  index_t nvals() const noexcept { return v_.nvals; }
+  // Stored entries: O(1) on the host; on the device the count of an
+  // operation's result is made on first asking (one wait for the GPU).
+  index_t nvals() const {
+    if (!dev_) return v_.nvals;
+    std::lock_guard<std::mutex> hold(detail::tile_copy_mutex(this));
+    if (dev_->nvals < 0) dev_->nvals = detail::device_count_nonzero(dev_->present.data(), dev_->n, current_stream());
+    return dev_->nvals;
+  }
+
+  // Where the storage lives; mxv and vxm run there.
+  backend location() const noexcept { return dev_ ? backend::cuda : backend::host; }
+  // Moves the vector to the host or to the CUDA device (copies issued on the
+  // current stream), as Matrix::to does; throws not_implemented without a
+  // GPU, and leaves the vector as it was if a copy fails.
+  void to(backend where) {
+    if (where == location()) return;
+    if (where == backend::cuda) {
+      if (cuda_device_count() == 0)
+        throw not_implemented("tgb: cannot move a vector to the GPU: " + cuda_device_description());
+      auto d = detail::guard_alloc([&] {
+        auto p = std::make_unique<detail::device_vector<T>>();
+        p->n = v_.n;
+        p->nvals = v_.nvals;
+        p->values = detail::device_buffer<T>::from_host(v_.values.data(), v_.values.size(), current_stream());
+        p->present =
+            detail::device_buffer<std::uint8_t>::from_host(v_.present.data(), v_.present.size(), current_stream());
+        return p;
+      });
+      detail::vector_bitmap<T> shape;
+      shape.n = v_.n;
+      v_.swap(shape);
+      dev_ = std::move(d);
+    } else {
+      detail::vector_bitmap<T> b = detail::guard_alloc([&] {
+        detail::vector_bitmap<T> h;
+        h.n = dev_->n;
+        h.values = dev_->values.to_host();
+        h.present = dev_->present.to_host();
+        if (dev_->nvals >= 0) h.nvals = dev_->nvals;
+        else h.recount();
+        return h;
+      });
+      v_.swap(b);
+      dev_.reset();
+    }
+  }
 
   std::optional<T> get(index_t i) const {
+    host_only("element access");
     check(i);
     return v_.present[i] ? std::optional<T>(v_.values[i]) : std::nullopt;
   }
   // GrB_Vector_setElement / removeElement.
   void set(index_t i, T v) {
+    host_only("element access");
     check(i);
     v_.values[i] = v;
     if (!v_.present[i]) {
@@ -143,19 +221,26 @@ class Vector {
     }
   }
   void remove(index_t i) {
+    host_only("element access");
     check(i);
     if (v_.present[i]) {
       v_.present[i] = 0;
       --v_.nvals;
     }
   }
-  // Removes every entry; the size stays.
-  void clear() noexcept {
+  // Removes every entry; the size and the residence stay.
+  void clear() {
+    if (dev_) {
+      detail::device_zero(dev_->present.data(), dev_->present.size(), current_stream());
+      dev_->nvals = 0;
+      return;
+    }
     for (index_t i = 0; i < v_.n; ++i) v_.present[i] = 0;
     v_.nvals = 0;
   }
   // GrB_Vector_resize: entries below the new size are kept, the rest dropped.
   void resize(index_t n) {
+    host_only("resize");
     detail::check_vector_size(n);
     detail::vector_bitmap<T> b(n);
     const index_t keep = n < v_.n ? n : v_.n;
@@ -171,6 +256,7 @@ class Vector {
   // Stored entries as (index, value) lists, increasing index
   // (GrB_Vector_extractTuples).
   std::pair<std::vector<index_t>, std::vector<T>> extract_tuples() const {
+    host_only("extract_tuples");
     std::pair<std::vector<index_t>, std::vector<T>> out;
     out.first.reserve(static_cast<std::size_t>(v_.nvals));
     out.second.reserve(static_cast<std::size_t>(v_.nvals));
@@ -185,6 +271,8 @@ class Vector {
 
   // Same size, same stored indices, equal values (== on T, so NaN != NaN).
   friend bool operator==(const Vector& a, const Vector& b) {
+    a.host_only("comparison");
+    b.host_only("comparison");
     if (a.v_.n != b.v_.n || a.v_.nvals != b.v_.nvals) return false;
     for (index_t i = 0; i < a.v_.n; ++i) {
       if (a.v_.present[i] != b.v_.present[i]) return false;
@@ -195,16 +283,40 @@ class Vector {
   friend bool operator!=(const Vector& a, const Vector& b) { return !(a == b); }
 
   // Raw access for algorithms and the backends (values[i] is meaningful only
-  // where present()[i] is 1).
-  const T* values() const noexcept { return v_.values.data(); }
-  const std::uint8_t* present() const noexcept { return v_.present.data(); }
-  const detail::vector_bitmap<T>& bitmap() const noexcept { return v_; }
-  // Backend hook: replaces the contents (noexcept, used last by every
+  // where present()[i] is 1). Host vectors only: a device vector throws
+  // (every host operation reads its operands through these).
+  const T* values() const {
+    host_only("host access");
+    return v_.values.data();
+  }
+  const std::uint8_t* present() const {
+    host_only("host access");
+    return v_.present.data();
+  }
+  const detail::vector_bitmap<T>& bitmap() const {
+    host_only("this operation (it runs on the host)");
+    return v_;
+  }
+  // The device storage (device vectors only).
+  const detail::device_vector<T>& device() const {
+    if (!dev_) throw invalid_value("tgb: the vector lives on the host; call to(tgb::backend::cuda) first");
+    return *dev_;
+  }
+  // Backend hooks: replace the contents (noexcept, used last by every
   // operation so that a throwing operation leaves the output unchanged).
+  // The host one is for host vectors, the device one for device vectors.
   void assign_bitmap(detail::vector_bitmap<T>&& b) noexcept { v_.swap(b); }
-  void swap(Vector& o) noexcept { v_.swap(o.v_); }
+  void assign_device(detail::device_vector<T>&& d) noexcept { *dev_ = std::move(d); }
+  void swap(Vector& o) noexcept {
+    v_.swap(o.v_);
+    dev_.swap(o.dev_);
+  }
 
  private:
+  void host_only(const char* what) const {
+    if (dev_)
+      throw invalid_value(std::string("tgb: ") + what + " needs a host vector; call to(tgb::backend::host) first");
+  }
   void check(index_t i) const {
     if (i < 0 || i >= v_.n)
       throw invalid_index("tgb: vector index " + std::to_string(i) + " is outside [0, " + std::to_string(v_.n) + ")");
@@ -221,7 +333,8 @@ class Vector {
     return static_cast<index_t>(v);
   }
 
-  detail::vector_bitmap<T> v_;
+  detail::vector_bitmap<T> v_;                       // on the device: only n is set
+  std::unique_ptr<detail::device_vector<T>> dev_;    // set where the vector lives on the device
 };
 
 }  // namespace tgb

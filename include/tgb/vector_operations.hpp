@@ -7,12 +7,14 @@
 // result is built aside and swapped in, so a throw leaves w unchanged; w may
 // be the same object as any input or the mask.
 //
-// Vectors live on the host. A matrix operand on the GPU throws
-// not_implemented (nothing is copied behind the caller); each operation's
-// compute step is one detail::*_host function, next to which a device step
-// can be added.
+// Each operation runs where its operands live (all on the host or all on the
+// GPU: mixed residence throws invalid_value, nothing is copied behind the
+// caller). Its compute step is one detail::*_host function here and one
+// *_cuda function in detail/vector_device.hpp (what the GPU runs is listed
+// there).
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -20,6 +22,7 @@
 
 #include "tgb/detail/host/vector_elementwise.hpp"
 #include "tgb/detail/host/vector_kernels.hpp"
+#include "tgb/detail/vector_device.hpp"
 #include "tgb/index_list.hpp"
 #include "tgb/operations.hpp"
 
@@ -28,10 +31,21 @@ namespace tgb {
 namespace detail {
 inline std::string size_text(index_t n) { return std::to_string(n); }
 
-template <class T>
-void vector_host_only(const char* op, const Matrix<T>& A) {
-  if (A.location() == backend::cuda)
-    throw device_unsupported(op, "vectors live on the host, and this operation runs on the host for now");
+// Every operand must be on the host.
+inline void host_only(const char* op, std::initializer_list<located> operands) {
+  for (const located& o : operands)
+    if (o.where == backend::cuda)
+      throw device_unsupported(op, std::string(o.name) + " lives on the GPU and this operation runs on the host for now");
+}
+
+// Where a vector operation runs; mixed residence throws.
+template <class TW, class Mask>
+backend vector_residence(const char* op, const Vector<TW>& w, const Mask& mask,
+                         std::initializer_list<located> others) {
+  const backend where = w.location();
+  residence(op, {{"w", where}, {"the mask", where_mask(mask, where)}});
+  for (const located& o : others) residence(op, {{"w", where}, o});
+  return where;
 }
 
 template <class TW, class Mask, class Accum, class Semiring, class TA, class TU>
@@ -142,6 +156,17 @@ void assign_scalar_host(Vector<TW>& w, const Mask& mask, const Accum& accum, con
     }));
   });
 }
+
+// assign of a scalar (or an empty one) where w lives.
+template <class TW, class Mask, class Accum>
+void assign_scalar(Vector<TW>& w, const Mask& mask, const Accum& accum, const std::optional<TW>& x,
+                   const index_list& I, const descriptor& desc) {
+  I.check(w.size(), "assign");
+  host::check_vector_mask(mask, w.size(), "assign");
+  if (vector_residence("assign", w, mask, {}) == backend::cuda)
+    return vector_assign_scalar_cuda(w, mask, accum, x, I, desc);
+  assign_scalar_host(w, mask, accum, x, I, desc);
+}
 }  // namespace detail
 
 // ---------------------------------------------------------------- products
@@ -156,8 +181,9 @@ void mxv(Vector<TW>& w, const Mask& mask, const Accum& accum, const Semiring& se
     throw dimension_mismatch("tgb::mxv: w has size " + detail::size_text(w.size()) + ", A" +
                              (desc.transpose_a ? "'" : "") + " is " + detail::shape(m, k) + ", u has size " +
                              detail::size_text(u.size()));
-  detail::host::make_vector_mask(mask, w.size(), "mxv");
-  detail::vector_host_only("mxv", A);
+  detail::host::check_vector_mask(mask, w.size(), "mxv");
+  if (detail::vector_residence("mxv", w, mask, {{"A", A.location()}, {"u", u.location()}}) == backend::cuda)
+    return detail::mxv_cuda("mxv", false, w, mask, accum, semiring, A, u, desc);
   detail::mxv_host(w, mask, accum, semiring, A, u, desc);
 }
 
@@ -171,8 +197,9 @@ void vxm(Vector<TW>& w, const Mask& mask, const Accum& accum, const Semiring& se
     throw dimension_mismatch("tgb::vxm: w has size " + detail::size_text(w.size()) + ", u has size " +
                              detail::size_text(u.size()) + ", A" + (desc.transpose_b ? "'" : "") + " is " +
                              detail::shape(k, n));
-  detail::host::make_vector_mask(mask, w.size(), "vxm");
-  detail::vector_host_only("vxm", A);
+  detail::host::check_vector_mask(mask, w.size(), "vxm");
+  if (detail::vector_residence("vxm", w, mask, {{"u", u.location()}, {"A", A.location()}}) == backend::cuda)
+    return detail::mxv_cuda("vxm", true, w, mask, accum, semiring, A, u, desc);
   detail::vxm_host(w, mask, accum, semiring, u, A, desc);
 }
 
@@ -183,7 +210,9 @@ template <class TW, class Mask, class Accum, class Op, class TU, class TV>
 void ewise_add(Vector<TW>& w, const Mask& mask, const Accum& accum, const Op& op, const Vector<TU>& u,
                const Vector<TV>& v, const descriptor& desc = {}) {
   detail::check_same_size("ewise_add", w.size(), {{"u", u.size()}, {"v", v.size()}});
-  detail::host::make_vector_mask(mask, w.size(), "ewise_add");
+  detail::host::check_vector_mask(mask, w.size(), "ewise_add");
+  if (detail::vector_residence("ewise_add", w, mask, {{"u", u.location()}, {"v", v.location()}}) == backend::cuda)
+    return detail::vector_ewise_cuda("ewise_add", 1, w, mask, accum, op, u, v, desc);
   detail::ewise_vector_host("ewise_add", true, w, mask, accum, op, u, v, desc);
 }
 
@@ -192,7 +221,9 @@ template <class TW, class Mask, class Accum, class Op, class TU, class TV>
 void ewise_mult(Vector<TW>& w, const Mask& mask, const Accum& accum, const Op& op, const Vector<TU>& u,
                 const Vector<TV>& v, const descriptor& desc = {}) {
   detail::check_same_size("ewise_mult", w.size(), {{"u", u.size()}, {"v", v.size()}});
-  detail::host::make_vector_mask(mask, w.size(), "ewise_mult");
+  detail::host::check_vector_mask(mask, w.size(), "ewise_mult");
+  if (detail::vector_residence("ewise_mult", w, mask, {{"u", u.location()}, {"v", v.location()}}) == backend::cuda)
+    return detail::vector_ewise_cuda("ewise_mult", 0, w, mask, accum, op, u, v, desc);
   detail::ewise_vector_host("ewise_mult", false, w, mask, accum, op, u, v, desc);
 }
 
@@ -202,7 +233,9 @@ template <class TW, class Mask, class Accum, class Op, class TU, class SA, class
 void ewise_union(Vector<TW>& w, const Mask& mask, const Accum& accum, const Op& op, const Vector<TU>& u,
                  const SA& alpha, const Vector<TV>& v, const SB& beta, const descriptor& desc = {}) {
   detail::check_same_size("ewise_union", w.size(), {{"u", u.size()}, {"v", v.size()}});
-  detail::host::make_vector_mask(mask, w.size(), "ewise_union");
+  detail::host::check_vector_mask(mask, w.size(), "ewise_union");
+  if (detail::vector_residence("ewise_union", w, mask, {{"u", u.location()}, {"v", v.location()}}) == backend::cuda)
+    return detail::vector_ewise_cuda("ewise_union", 2, w, mask, accum, op, u, v, desc, alpha, beta);
   detail::guard_alloc([&] {
     detail::vector_finish("ewise_union", w, mask, accum, desc.replace,
                           detail::host::vector_ewise_union<TW>(u.bitmap(), alpha, v.bitmap(), beta, op));
@@ -215,7 +248,9 @@ template <class TW, class Mask, class Accum, class UnaryOp, class TU>
 void apply(Vector<TW>& w, const Mask& mask, const Accum& accum, const UnaryOp& f, const Vector<TU>& u,
            const descriptor& desc = {}) {
   detail::check_same_size("apply", w.size(), {{"u", u.size()}});
-  detail::host::make_vector_mask(mask, w.size(), "apply");
+  detail::host::check_vector_mask(mask, w.size(), "apply");
+  if (detail::vector_residence("apply", w, mask, {{"u", u.location()}}) == backend::cuda)
+    return detail::vector_apply_cuda(w, mask, accum, f, u, desc);
   detail::guard_alloc([&] {
     detail::vector_finish("apply", w, mask, accum, desc.replace, detail::host::vector_apply<TW>(u.bitmap(), f));
   });
@@ -227,7 +262,9 @@ template <class TW, class Mask, class Accum, class IndexOp, class TU, class Y>
 void apply_index(Vector<TW>& w, const Mask& mask, const Accum& accum, const IndexOp& f, const Vector<TU>& u,
                  const Y& thunk, const descriptor& desc = {}) {
   detail::check_same_size("apply_index", w.size(), {{"u", u.size()}});
-  detail::host::make_vector_mask(mask, w.size(), "apply_index");
+  detail::host::check_vector_mask(mask, w.size(), "apply_index");
+  if (detail::vector_residence("apply_index", w, mask, {{"u", u.location()}}) == backend::cuda)
+    return detail::vector_apply_index_cuda(w, mask, accum, f, u, thunk, desc);
   detail::guard_alloc([&] {
     detail::vector_finish("apply_index", w, mask, accum, desc.replace,
                           detail::host::vector_apply_index<TW>(u.bitmap(), f, thunk));
@@ -241,7 +278,9 @@ template <class TW, class Mask, class Accum, class Pred, class TU, class Y>
 void select(Vector<TW>& w, const Mask& mask, const Accum& accum, const Pred& pred, const Vector<TU>& u,
             const Y& thunk, const descriptor& desc = {}) {
   detail::check_same_size("select", w.size(), {{"u", u.size()}});
-  detail::host::make_vector_mask(mask, w.size(), "select");
+  detail::host::check_vector_mask(mask, w.size(), "select");
+  if (detail::vector_residence("select", w, mask, {{"u", u.location()}}) == backend::cuda)
+    return detail::vector_select_cuda(w, mask, accum, pred, u, thunk, desc);
   detail::guard_alloc([&] {
     detail::vector_finish("select", w, mask, accum, desc.replace,
                           detail::host::vector_select<TW>(u.bitmap(), pred, thunk));
@@ -260,7 +299,9 @@ void assign(Vector<TW>& w, const Mask& mask, const Accum& accum, const Vector<TU
     throw dimension_mismatch("tgb::assign: the index list has " + detail::size_text(len) + " indices but u has size " +
                              detail::size_text(u.size()));
   I.check(w.size(), "assign");
-  detail::host::make_vector_mask(mask, w.size(), "assign");
+  detail::host::check_vector_mask(mask, w.size(), "assign");
+  if (detail::vector_residence("assign", w, mask, {{"u", u.location()}}) == backend::cuda)
+    return detail::vector_copy_cuda("assign", w, mask, accum, u, I, desc);
   if (detail::guard_alloc([&] { return detail::has_repeats(I, w.size()); }))
     throw invalid_value("tgb::assign: the index list repeats an index; which of u's values lands there is undefined");
   detail::assign_host(w, mask, accum, u, I, desc);
@@ -272,7 +313,7 @@ template <class TW, class Mask, class Accum, class S,
           class = std::enable_if_t<!detail::is_maskable<S>::value && !std::is_same_v<S, index_list>>>
 void assign(Vector<TW>& w, const Mask& mask, const Accum& accum, const S& scalar, const index_list& I,
             const descriptor& desc = {}) {
-  detail::assign_scalar_host(w, mask, accum, std::optional<TW>(detail::cast<TW>(scalar)), I, desc);
+  detail::assign_scalar(w, mask, accum, std::optional<TW>(detail::cast<TW>(scalar)), I, desc);
 }
 
 // w<m> = accum(w, u(I)) (GrB_Vector_extract): t(k) = u(I[k]). |I| must equal
@@ -285,7 +326,9 @@ void extract(Vector<TW>& w, const Mask& mask, const Accum& accum, const Vector<T
     throw dimension_mismatch("tgb::extract: w has size " + detail::size_text(w.size()) + " but the index list has " +
                              detail::size_text(len) + " indices");
   I.check(u.size(), "extract");
-  detail::host::make_vector_mask(mask, w.size(), "extract");
+  detail::host::check_vector_mask(mask, w.size(), "extract");
+  if (detail::vector_residence("extract", w, mask, {{"u", u.location()}}) == backend::cuda)
+    return detail::vector_copy_cuda("extract", w, mask, accum, u, I, desc);
   detail::guard_alloc([&] {
     detail::vector_finish("extract", w, mask, accum, desc.replace,
                           detail::host::vector_extract<TW>(u.bitmap(), I, len));
@@ -298,6 +341,7 @@ void extract(Vector<TW>& w, const Mask& mask, const Accum& accum, const Vector<T
 template <class T, class Monoid>
 T reduce(const Monoid& monoid, const Vector<T>& u) {
   bool has = false;
+  if (u.location() == backend::cuda) return detail::vector_reduce_cuda<T>(monoid, u, has);
   return detail::guard_alloc([&] { return detail::host::vector_reduce<T>(u.bitmap(), monoid, has); });
 }
 
@@ -305,7 +349,9 @@ T reduce(const Monoid& monoid, const Vector<T>& u) {
 template <class S, class Accum, class Monoid, class T>
 void reduce(S& s, const Accum& accum, const Monoid& monoid, const Vector<T>& u) {
   bool has = false;
-  const S t = detail::guard_alloc([&] { return detail::host::vector_reduce<S>(u.bitmap(), monoid, has); });
+  const S t = u.location() == backend::cuda
+                  ? detail::vector_reduce_cuda<S>(monoid, u, has)
+                  : detail::guard_alloc([&] { return detail::host::vector_reduce<S>(u.bitmap(), monoid, has); });
   if constexpr (std::is_same_v<Accum, no_accum_t>) s = t;
   else s = static_cast<S>(accum(s, t));
 }

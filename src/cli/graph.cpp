@@ -171,19 +171,20 @@ bool print_help(const std::string& cmd, const std::vector<std::string>& args) {
              "  triangles of the undirected graph: 'triangles: N'\n"},
       {"bfs", "usage: tgb bfs GRAPH --sources 0,5,9 [--parents] [--undirected] [-o FILE] [--backend B] [--json]\n"
               "  BFS levels from every source at once: one line per vertex, one level per source, -1 where\n"
-              "  unreached. With --parents (one source only, host): 'LEVEL PARENT' per vertex, -1 -1 where\n"
-              "  unreached; the source is its own parent.\n"},
+              "  unreached. With --parents (one source only; host unless --backend cuda): 'LEVEL PARENT' per\n"
+              "  vertex, -1 -1 where unreached; the source is its own parent.\n"},
       {"mcl", "usage: tgb mcl GRAPH [-I 2.0] [--prune 1e-4] [-S 1100] [-R 1400] [--max-iter N] [--undirected]\n"
               "               [-o FILE] [--backend B] [--quiet]\n"
               "  Markov clustering: one cluster per line, largest first\n"},
-      {"sssp", "usage: tgb sssp GRAPH --source S [--delta D] [--undirected] [-o FILE] [--json]\n"
-               "  single-source shortest paths (Bellman-Ford, host) over the file's weights (pattern files:\n"
-               "  weight 1): one distance per vertex, 'inf' where unreached; a negative cycle reachable from S\n"
-               "  is an error (exit status 2). --delta D: delta-stepping with buckets of width D (0: the mean\n"
-               "  weight), nonnegative weights only\n"},
-      {"pagerank", "usage: tgb pagerank GRAPH [--damping 0.85] [--iterations 20] [--undirected] [-o FILE] [--json]\n"
-                   "  PageRank as LDBC Graphalytics defines it (fixed iterations, dangling rank spread evenly,\n"
-                   "  host): one rank per vertex\n"},
+      {"sssp", "usage: tgb sssp GRAPH --source S [--delta D] [--undirected] [-o FILE] [--backend B] [--json]\n"
+               "  single-source shortest paths (Bellman-Ford; host unless --backend cuda) over the file's\n"
+               "  weights (pattern files: weight 1): one distance per vertex, 'inf' where unreached; a\n"
+               "  negative cycle reachable from S is an error (exit status 2). --delta D: delta-stepping\n"
+               "  with buckets of width D (0: the mean weight), nonnegative weights only\n"},
+      {"pagerank", "usage: tgb pagerank GRAPH [--damping 0.85] [--iterations 20] [--undirected] [-o FILE]\n"
+                   "                     [--backend B] [--json]\n"
+                   "  PageRank as LDBC Graphalytics defines it (fixed iterations, dangling rank spread evenly;\n"
+                   "  host unless --backend cuda): one rank per vertex\n"},
       {"lcc", "usage: tgb lcc GRAPH [--undirected] [-o FILE] [--backend B] [--json]\n"
               "  local clustering coefficient (LDBC Graphalytics): one per vertex, the edges among its\n"
               "  neighbours (either direction) over |N|(|N| - 1), 0 below two neighbours; --undirected:\n"
@@ -212,9 +213,9 @@ bool print_help(const std::string& cmd, const std::vector<std::string>& args) {
   return true;
 }
 
-// The algorithms on the Vector operations run on the host: auto and host
-// load the graph there; --backend cuda keeps it on the GPU, where the vector
-// operations throw not_implemented (nothing is copied behind the user).
+// The algorithms on the Vector operations run on the host unless asked:
+// auto and host load the graph there; --backend cuda runs them on the GPU
+// (bfs --parents, sssp, pagerank; cc throws not_implemented there).
 backend vector_backend(const graph_args& g) { return g.backend == "cuda" ? choose(g) : backend::host; }
 
 // With --json, the summary (`head`, fields without braces) and, without -o,
@@ -259,8 +260,11 @@ int bfs_parents(const graph_args& g) {
   opt.symmetrize = g.undirected;
   const index_t s = integer("bfs", "--sources", g.sources[0], 0, 0x7fffffffffffffffL);
   const auto t0 = std::chrono::steady_clock::now();
-  const bfs_result r = in_context("tgb bfs: searching " + g.file, [&] { return bfs(A, s, opt); });
+  bfs_result r = in_context("tgb bfs: searching " + g.file, [&] { return bfs(A, s, opt); });
+  cuda_synchronize();
   const double sec = seconds_since(t0);
+  r.level.to(backend::host);
+  r.parent.to(backend::host);
   const index_t n = A.nrows();
   std::vector<std::string> lines(static_cast<std::size_t>(n)), js(static_cast<std::size_t>(n));
   for (index_t v = 0; v < n; ++v) {
@@ -414,11 +418,13 @@ int cmd_sssp(const std::vector<std::string>& args) {
     A.swap(S);
   }
   const auto t0 = std::chrono::steady_clock::now();
-  const sssp_result r =
+  sssp_result r =
       in_context("tgb sssp: shortest paths in " + g.file, [&] {
         return g.delta >= 0 ? sssp_delta_stepping(A, s, {g.delta}) : sssp_bellman_ford(A, s);
       });
+  cuda_synchronize();
   const double sec = seconds_since(t0);
+  r.distance.to(backend::host);
   const index_t n = A.nrows();
   std::vector<std::string> lines(static_cast<std::size_t>(n)), js(static_cast<std::size_t>(n));
   for (index_t v = 0; v < n; ++v) {
@@ -443,10 +449,12 @@ int cmd_pagerank(const std::vector<std::string>& args) {
   opt.damping = g.damping;
   opt.iterations = static_cast<int>(g.iterations);
   const auto t0 = std::chrono::steady_clock::now();
-  const Vector<double> pr = in_context("tgb pagerank: ranking " + g.file, [&] {
+  Vector<double> pr = in_context("tgb pagerank: ranking " + g.file, [&] {
     return g.undirected ? pagerank(detail::graph_pattern(A, true), opt) : pagerank(A, opt);
   });
+  cuda_synchronize();
   const double sec = seconds_since(t0);
+  pr.to(backend::host);
   const index_t n = A.nrows();
   std::vector<std::string> lines(static_cast<std::size_t>(n));
   for (index_t v = 0; v < n; ++v) lines[static_cast<std::size_t>(v)] = real_text(pr.values()[v]);

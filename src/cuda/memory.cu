@@ -1,6 +1,7 @@
 // tgb CUDA backend: device memory resource, copies, streams.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <atomic>
 #include <string>
 
@@ -79,6 +80,30 @@ void copy_device_to_host(void* dst, const void* src, std::size_t bytes, stream_t
 }
 void copy_device_to_device(void* dst, const void* src, std::size_t bytes, stream_t s) {
   cuda::check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, cuda::native(s)), "device copy");
+}
+
+void device_zero(void* p, std::size_t bytes, stream_t s) {
+  if (bytes) cuda::check(cudaMemsetAsync(p, 0, bytes, cuda::native(s)), "memset");
+}
+
+namespace {
+__global__ void k_count_nonzero(const std::uint8_t* p, index_t n, unsigned long long* out) {
+  unsigned long long k = 0;
+  for (index_t i = blockIdx.x * index_t(blockDim.x) + threadIdx.x; i < n; i += index_t(gridDim.x) * blockDim.x)
+    k += p[i] != 0;
+  for (int o = 16; o > 0; o >>= 1) k += __shfl_down_sync(0xFFFFFFFFu, k, o);
+  if ((threadIdx.x & 31) == 0 && k) atomicAdd(out, k);
+}
+}  // namespace
+
+index_t device_count_nonzero(const std::uint8_t* p, index_t n, stream_t s) {
+  if (n == 0) return 0;
+  device_buffer<unsigned long long> out(1, s);
+  device_zero(out.data(), sizeof(unsigned long long), s);
+  const unsigned blocks = std::min<unsigned>(cuda::grid_for(n, 256), 4096);
+  k_count_nonzero<<<blocks, 256, 0, cuda::native(s)>>>(p, n, out.data());
+  cuda::check(cudaGetLastError(), "count");
+  return static_cast<index_t>(cuda::read_back(out.data(), s));
 }
 
 device_pattern empty_device_pattern(index_t nrows, index_t ncols, stream_t s) {

@@ -28,5 +28,7 @@ void copy_host_to_device(void*, const void*, std::size_t, stream_t) { no_cuda();
 void copy_device_to_host(void*, const void*, std::size_t, stream_t) { no_cuda(); }
 void copy_device_to_device(void*, const void*, std::size_t, stream_t) { no_cuda(); }
 device_pattern empty_device_pattern(index_t, index_t, stream_t) { no_cuda(); }
+void device_zero(void*, std::size_t, stream_t) { no_cuda(); }
+index_t device_count_nonzero(const std::uint8_t*, index_t, stream_t) { no_cuda(); }
 }  // namespace detail
 }  // namespace tgb

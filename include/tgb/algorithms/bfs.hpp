@@ -9,8 +9,8 @@
 // The any monoid is terminal: the pull stops at an unvisited vertex's first
 // frontier in-neighbour.
 //
-// Host only: the Vector operations throw not_implemented when A lives on the
-// GPU, and bfs lets that error through (nothing is copied behind the caller).
+// It runs where A lives; levels and parents come back there (on the GPU:
+// device vectors, to(backend::host) to read them).
 #pragma once
 
 #include <cstdint>
@@ -83,22 +83,26 @@ bfs_result bfs(const Matrix<T>& A, index_t source, const bfs_options& opt = {}) 
   const index_t n = A.nrows();
   const Matrix<bool> P = detail::graph_pattern(A, opt.symmetrize);
 
+  const backend where = A.location();
   bfs_result r{Vector<std::int64_t>(n), Vector<std::int64_t>(n)};
   Vector<std::int64_t> q(n);
   q.set(source, source);
   r.parent.set(source, source);
   r.level.set(source, 0);
+  q.to(where);
+  r.parent.to(where);
+  r.level.to(where);
 
   // Out-degrees, for Beamer's edge counts (automatic only).
   const bool automatic = opt.direction == bfs_direction::automatic;
-  Vector<std::int64_t> deg(n), fdeg(n);
+  Vector<std::int64_t> deg(n), fdeg(n, where);
   std::int64_t unexplored = 0;
   if (automatic) {
-    Vector<std::int64_t> ones(n);
     Matrix<std::int64_t> Pi(n, n);
-    Pi.to(A.location());
+    Pi.to(where);
     apply(Pi, no_mask, no_accum, one{}, P);
-    reduce(deg, no_mask, no_accum, plus_monoid{}, Pi);
+    reduce(deg, no_mask, no_accum, plus_monoid{}, Pi);  // a host vector, wherever Pi lives
+    deg.to(where);
     unexplored = reduce(plus_monoid{}, deg);
   }
   Matrix<bool> AT;  // A', made the first time the pull runs

@@ -12,8 +12,8 @@
 // components. A label only ever falls to the id of a vertex of the same
 // component, and every vertex of a component ends at the smallest id in it.
 //
-// Host only: the Vector operations throw not_implemented when A lives on the
-// GPU, and the error is let through (nothing is copied behind the caller).
+// Host only for now (pointer jumping reads the labels on the host): with A on
+// the GPU it throws not_implemented (nothing is copied behind the caller).
 #pragma once
 
 #include <cstdint>
@@ -38,6 +38,7 @@ Vector<std::int64_t> connected_components(const Matrix<T>& A, const cc_options& 
   if (A.nrows() != A.ncols())
     throw dimension_mismatch("tgb::connected_components: the adjacency matrix must be square, not " +
                              std::to_string(A.nrows()) + " x " + std::to_string(A.ncols()));
+  detail::host_only("connected_components", {{"A", A.location()}});
   const index_t n = A.nrows();
   const Matrix<bool> S = detail::graph_pattern(A, !opt.symmetric);
   Vector<std::int64_t> label(n), prev(n);

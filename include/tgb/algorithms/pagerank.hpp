@@ -11,8 +11,8 @@
 //   PR = c, then PR += d * t             (assign, apply with accumulator)
 // where c = (1 - d) / n + d / n * (sum of PR - sum of PR over non-dangling).
 //
-// Host only: the Vector operations throw not_implemented when A lives on the
-// GPU, and the error is let through (nothing is copied behind the caller).
+// It runs where A lives; the ranks come back there (on the GPU: a device
+// vector, to(backend::host) to read it).
 #pragma once
 
 #include <cstdint>
@@ -39,18 +39,19 @@ Vector<double> pagerank(const Matrix<T>& A, const pagerank_options& opt = {}) {
     throw invalid_value("tgb::pagerank: the iteration count must not be negative, not " +
                         std::to_string(opt.iterations));
   const index_t n = A.nrows();
-  Vector<double> pr(n);
+  const backend where = A.location();
+  Vector<double> pr(n, where);
   if (n == 0) return pr;
   const double d = opt.damping, nd = static_cast<double>(n);
   // Out-degrees of the pattern (absent for dangling vertices).
-  const Vector<double> outdeg = detail::row_counts<double>(A);
+  Vector<double> outdeg = detail::row_counts<double>(A);
+  outdeg.to(where);
   assign(pr, no_mask, no_accum, 1.0 / nd, all);
-  Vector<double> w(n), t(n);
+  Vector<double> w(n, where), t(n, where), held(n, where);
   for (int it = 0; it < opt.iterations; ++it) {
     ewise_mult(w, no_mask, no_accum, div{}, pr, outdeg);
     vxm(t, no_mask, no_accum, plus_first, w, A);
     // The rank held by dangling vertices: all of it minus the non-dangling part.
-    Vector<double> held(n);
     ewise_mult(held, no_mask, no_accum, first{}, pr, outdeg);
     const double dangling = reduce(plus_monoid{}, pr) - reduce(plus_monoid{}, held);
     assign(pr, no_mask, no_accum, (1 - d) / nd + d / nd * dangling, all);

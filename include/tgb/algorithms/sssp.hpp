@@ -11,8 +11,8 @@
 //
 // sssp_delta_stepping (below) is the same for nonnegative weights, by buckets.
 //
-// Host only: the Vector operations throw not_implemented when A lives on the
-// GPU, and the error is let through (nothing is copied behind the caller).
+// Both run where A lives; the distances come back there (on the GPU: a device
+// vector, to(backend::host) to read it).
 #pragma once
 
 #include <cstdint>
@@ -47,11 +47,14 @@ sssp_result sssp_bellman_ford(const Matrix<T>& A, index_t source, const sssp_opt
   const index_t n = A.nrows();
   const index_t cap = opt.max_rounds > 0 ? opt.max_rounds : n;
   const double inf = std::numeric_limits<double>::infinity();
+  const backend where = A.location();
   sssp_result r{Vector<double>(n)};
-  Vector<double> f(n), t(n);
-  Vector<bool> better(n);
+  Vector<double> f(n), t(n, where);
+  Vector<bool> better(n, where);
   r.distance.set(source, 0.0);
   f.set(source, 0.0);
+  r.distance.to(where);
+  f.to(where);
   const descriptor replace = descriptor{}.with_replace();
   while (f.nvals() > 0 && r.rounds < cap) {
     ++r.rounds;
@@ -106,10 +109,12 @@ sssp_result sssp_delta_stepping(const Matrix<T>& A, index_t source, const delta_
 
   const double inf = std::numeric_limits<double>::infinity();
   const descriptor replace = descriptor{}.with_replace();
+  const backend where = A.location();
   sssp_result r{Vector<double>(n)};
   r.distance.set(source, 0.0);
-  Vector<double> reach(n), settled(n), t(n), rest(n);
-  Vector<bool> better(n);
+  r.distance.to(where);
+  Vector<double> reach(n, where), settled(n, where), t(n, where), rest(n, where);
+  Vector<bool> better(n, where);
   // Improves d where t is smaller; `better` marks where.
   auto relax = [&] {
     ewise_union(better, no_mask, no_accum, lt{}, t, inf, r.distance, inf);

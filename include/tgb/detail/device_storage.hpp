@@ -223,4 +223,42 @@ device_tile_matrix<T> clone(const device_tile_matrix<T>& d, stream_t s) {
 // An empty device pattern (tile_ptr all zero).
 device_pattern empty_device_pattern(index_t nrows, index_t ncols, stream_t s);
 
+// Device memory helpers without a kernel of their own in the caller: bytes
+// set to zero, and how many of n bytes are nonzero (waits for the count).
+void device_zero(void* p, std::size_t bytes, stream_t s);
+index_t device_count_nonzero(const std::uint8_t* p, index_t n, stream_t s);
+
+// A vector resident on the device, in the host's bitmap layout (vector.hpp):
+// values[i] means something only where present[i] is 1. The count of stored
+// entries is known (nvals >= 0) or left for the first reader to make
+// (nvals == -1: the device's results are counted only when asked, so an
+// operation does not wait for the GPU).
+template <class T>
+struct device_vector {
+  index_t n = 0;
+  index_t nvals = -1;
+  device_buffer<T> values;
+  device_buffer<std::uint8_t> present;
+
+  device_vector() = default;
+  // n elements, none stored (values zero, so that a copy reads nothing unset).
+  device_vector(index_t size, stream_t s)
+      : n(size), nvals(0), values(static_cast<std::size_t>(size), s), present(static_cast<std::size_t>(size), s) {
+    if (size) {
+      device_zero(present.data(), present.size(), s);
+      device_zero(values.data(), values.size() * sizeof(T), s);
+    }
+  }
+};
+
+template <class T>
+device_vector<T> clone(const device_vector<T>& d, stream_t s) {
+  device_vector<T> c;
+  c.n = d.n;
+  c.nvals = d.nvals;
+  c.values = d.values.clone(s);
+  c.present = d.present.clone(s);
+  return c;
+}
+
 }  // namespace tgb::detail

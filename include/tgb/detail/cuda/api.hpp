@@ -115,6 +115,76 @@ void reduce_rows(const device_tile_matrix<T>& A, const coded_monoid& m, T* value
 template <class T>
 T reduce_all(const device_tile_matrix<T>& A, const coded_monoid& m, stream_t s);
 
+// ---- vectors (vector.cuh) -------------------------------------------------
+// Which elements a vector mask admits, one byte each: stored (structure) or
+// stored and nonzero (value), flipped if complemented.
+template <class U>
+device_buffer<std::uint8_t> vector_admits(const device_vector<U>& m, bool structural, bool complement, stream_t s);
+
+// A matrix as the vector products read it: its tile pattern or its rows,
+// and its values (null where the multiply does not read them: a pattern of
+// another type, such as BFS's bool matrix under any_second).
+template <class T>
+struct vector_operand {
+  const device_pattern* tiles = nullptr;  // A in tiles, or
+  const offset_t* row_ptr = nullptr;      // A in rows (nrows + 1)
+  const std::int32_t* col = nullptr;
+  index_t nrows = 0, ncols = 0;
+  offset_t nnz = 0;
+  const T* values = nullptr;
+};
+template <class T, class TA>
+vector_operand<T> vector_operand_of(const device_operand<TA>& A, bool with_values) {
+  vector_operand<T> o;
+  o.nrows = A.nrows();
+  o.ncols = A.ncols();
+  o.nnz = A.nnz();
+  if (A.tiles) o.tiles = &A.tiles->pat;
+  else o.row_ptr = A.rows->row_ptr.data(), o.col = A.rows->col.data();
+  if constexpr (std::is_same_v<T, TA>)
+    if (with_values) o.values = A.tiles ? A.tiles->values.data() : A.rows->values.data();
+  return o;
+}
+
+// t = A u over the semiring, by rows of A (pull: t(i) = add_k A(i,k) u(k)),
+// or t = A' u by scatter (push: t(j) = add_k A(k,j) u(k), folded with
+// atomics in no set order), computed only where admit[i] (null: every i).
+// matrix_first orders the multiply: mul(a, u(k)) for mxv, mul(u(k), a) for
+// vxm. A is read as it is stored (tiles or rows); nothing is transposed.
+template <class T, class Semiring>
+device_vector<T> vector_product(const vector_operand<T>& A, bool push, bool matrix_first, const device_vector<T>& u,
+                                const std::uint8_t* admit, const Semiring& s, stream_t stream);
+
+// w<admit, replace> = accum(w, t) (accum_code: -2 none, else op_code), t
+// consumed; t_within_mask: t has nothing outside the mask.
+template <class T>
+device_vector<T> vector_writeback(const device_vector<T>& w, const std::uint8_t* admit, int accum_code, bool replace,
+                                  device_vector<T>&& t, bool t_within_mask, stream_t s);
+
+// The element-wise vector operations (vector_elementwise.cuh), the predefined
+// operators by code as for matrices. Each returns t for vector_writeback.
+template <class TW, class TU>
+device_vector<TW> vector_cast(const device_vector<TU>& u, stream_t s);
+// mode 0: intersection, 1: union, 2: union with alpha (for u) and beta (for
+// v) where one is missing; op(u, v) where both are stored.
+template <class TW, class D>
+device_vector<TW> vector_ewise(const device_vector<D>& u, const device_vector<D>& v, int op_code, int mode, D alpha,
+                               D beta, stream_t s);
+template <class TW, class TU>
+device_vector<TW> vector_apply(const device_vector<TU>& u, const coded_unary& f, stream_t s);
+// code 0 rowindex, 1 colindex, 2 diagindex; 10 + c: selector c's result.
+template <class TW, class TU>
+device_vector<TW> vector_apply_index(const device_vector<TU>& u, int code, const coded_scalar& thunk, stream_t s);
+template <class TW, class TU>
+device_vector<TW> vector_select(const device_vector<TU>& u, const coded_select& pred, const coded_scalar& thunk,
+                                stream_t s);
+// x at every index of [0, n).
+template <class T>
+device_vector<T> vector_fill(index_t n, T x, stream_t s);
+// The fold of u's entries; *has false (and the identity) where u is empty.
+template <class T>
+T vector_reduce(const device_vector<T>& u, const coded_monoid& m, bool* has, stream_t s);
+
 // ---- conversion from and to arrays in device memory ----------------------
 // An integer array in device memory: 4 or 8 bytes per element, signed or not.
 struct int_array {
@@ -199,5 +269,13 @@ struct mxm_enabled
 #endif
           > {
 };
+
+// True where the library holds a device mxv/vxm for (TW, TA, TU, Semiring):
+// every predefined semiring on the value types (u and A are cast to w's type,
+// A only where the multiply reads it). Specialize to true in a .cu file that
+// includes <tgb/cuda/mxm.cuh> (and instantiates vector_product<TW, S> there)
+// to enable another semiring.
+template <class TW, class TA, class TU, class Semiring>
+struct mxv_enabled : std::bool_constant<device_types<TW, TA, TU> && device_semiring<Semiring>> {};
 
 }  // namespace tgb::detail::cuda

@@ -40,12 +40,20 @@ struct vector_mask {
   }
 };
 
-inline vector_no_mask make_vector_mask(no_mask_t, index_t, const char*) { return {}; }
-template <class U>
-vector_mask<U> make_vector_mask(const mask_view<Vector<U>>& v, index_t n, const char* op) {
+// The mask's size against w's (any residence).
+inline void check_vector_mask(no_mask_t, index_t, const char*) {}
+template <class M>
+void check_vector_mask(const M& m, index_t n, const char* op) {
+  const auto v = as_mask_view(m);
   if (v.object->size() != n)
     throw dimension_mismatch(std::string("tgb::") + op + ": the mask has size " + std::to_string(v.object->size()) +
                              ", w has size " + std::to_string(n));
+}
+
+inline vector_no_mask make_vector_mask(no_mask_t, index_t, const char*) { return {}; }
+template <class U>
+vector_mask<U> make_vector_mask(const mask_view<Vector<U>>& v, index_t n, const char* op) {
+  check_vector_mask(v, n, op);
   return vector_mask<U>{v.object->present(), v.object->values(), v.structural, v.complemented};
 }
 template <class U>

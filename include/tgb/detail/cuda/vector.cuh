@@ -1,0 +1,464 @@
+// tgb CUDA backend: matrix-vector products over a semiring and the vector
+// write-back (declared in api.hpp). A vector is a value array and a presence
+// byte per element, as on the host.
+//   pull (t = A u): one warp per tile row of A; lane r of each half-warp takes
+//     row r of every other tile of the tile row, and the halves combine at the
+//     end; for A in rows, a group of lanes per row (a power of two near the
+//     mean row length) and a shuffle reduction. Rows the mask refuses are not
+//     computed.
+//   push (t = A' u): the same walks over the rows of A that u stores, each
+//     product folded into t(j) by an atomic form of the add monoid (native
+//     atomics for plus, min and max where the hardware has them, a
+//     compare-and-swap loop otherwise, a plain store for any). The order of
+//     the folds is not fixed: floating-point sums may differ in the last bits
+//     from run to run, as cuSPARSE's transposed SpMV does.
+// The multiply's operand order is a template flag: mul(A(i,k), u(k)) for mxv,
+// mul(u(k), A(k,j)) for vxm (it matters for first, second, minus ...).
+#pragma once
+
+#include <cstring>
+#include <type_traits>
+
+#include "tgb/detail/cuda/common.cuh"
+
+namespace tgb::detail::cuda {
+
+constexpr unsigned kFullWarp = 0xFFFFFFFFu;
+
+// A shuffle of any tgb value type (bool and 8-bit types travel as int).
+template <class T>
+__device__ inline T shfl_down_value(T v, int delta, int width = 32) {
+  if constexpr (sizeof(T) < 4) return static_cast<T>(__shfl_down_sync(kFullWarp, int(v), delta, width));
+  else return __shfl_down_sync(kFullWarp, v, delta, width);
+}
+
+template <class T>
+__device__ inline T bits_as(std::conditional_t<sizeof(T) == 8, unsigned long long, unsigned> b) {
+  T v;
+  memcpy(&v, &b, sizeof(T));
+  return v;
+}
+template <class T>
+__device__ inline auto as_bits(T v) {
+  std::conditional_t<sizeof(T) == 8, unsigned long long, unsigned> b;
+  memcpy(&b, &v, sizeof(T));
+  return b;
+}
+
+// *p = add(*p, x), atomically.
+template <class T, class Add>
+__device__ inline void atomic_fold(T* p, T x, const Add& add) {
+  if constexpr (std::is_same_v<Add, any_monoid>) {
+    *p = x;  // any value of those offered will do
+  } else if constexpr (std::is_same_v<Add, plus_monoid> && one_of<T, std::int32_t, float, double>) {
+    atomicAdd(p, x);
+  } else if constexpr (std::is_same_v<Add, plus_monoid> && std::is_same_v<T, std::int64_t>) {
+    atomicAdd(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(x));  // two's complement
+  } else if constexpr (std::is_same_v<Add, min_monoid> && std::is_same_v<T, std::int32_t>) {
+    atomicMin(p, x);
+  } else if constexpr (std::is_same_v<Add, max_monoid> && std::is_same_v<T, std::int32_t>) {
+    atomicMax(p, x);
+  } else if constexpr (std::is_same_v<Add, min_monoid> && std::is_same_v<T, std::int64_t>) {
+    atomicMin(reinterpret_cast<long long*>(p), static_cast<long long>(x));
+  } else if constexpr (std::is_same_v<Add, max_monoid> && std::is_same_v<T, std::int64_t>) {
+    atomicMax(reinterpret_cast<long long*>(p), static_cast<long long>(x));
+  } else if constexpr (sizeof(T) == 4 || sizeof(T) == 8) {
+    using W = std::conditional_t<sizeof(T) == 8, unsigned long long, unsigned>;
+    W* a = reinterpret_cast<W*>(p);
+    W old = *a, assumed;
+    do {
+      assumed = old;
+      const W next = as_bits<T>(add(bits_as<T>(assumed), x));
+      if (next == assumed) return;  // already folded in (min, max, lor ...)
+      old = atomicCAS(a, assumed, next);
+    } while (old != assumed);
+  } else {
+    static_assert(sizeof(T) == 1, "device vector values are 1, 4 or 8 bytes");
+    // The aligned 32-bit word that holds the byte.
+    const auto addr = reinterpret_cast<std::uintptr_t>(p);
+    unsigned* a = reinterpret_cast<unsigned*>(addr & ~std::uintptr_t(3));
+    const int shift = int(addr & 3) * 8;
+    unsigned old = *a, assumed;
+    do {
+      assumed = old;
+      T cur;
+      const unsigned char byte = static_cast<unsigned char>(assumed >> shift);
+      memcpy(&cur, &byte, 1);
+      const T folded = add(cur, x);
+      unsigned char nb;
+      memcpy(&nb, &folded, 1);
+      const unsigned next = (assumed & ~(0xFFu << shift)) | (unsigned(nb) << shift);
+      if (next == assumed) return;
+      old = atomicCAS(a, assumed, next);
+    } while (old != assumed);
+  }
+}
+
+template <bool MatrixFirst, class T, class Semiring>
+__device__ inline T vmul(const Semiring& s, T a, T x) {
+  if constexpr (MatrixFirst) return static_cast<T>(s.mul(a, x));
+  else return static_cast<T>(s.mul(x, a));
+}
+
+// Row r of tile tt: its entries [e0 + q0, e0 + q1) and the tile's first column.
+struct tile_row_span {
+  offset_t e0;
+  int q0, q1;
+  index_t col0;
+};
+__device__ inline tile_row_span row_in_tile(const pattern_ref& A, offset_t tt, int r) {
+  const offset_t e0 = A.tile_offset[tt];
+  const int q1 = r == tile_dim - 1 ? int(A.tile_offset[tt + 1] - e0) : int(A.row_ptr[16 * tt + r + 1]);
+  return tile_row_span{e0, int(A.row_ptr[16 * tt + r]), q1, index_t(A.tile_col[tt]) * tile_dim};
+}
+
+// ---- pull ------------------------------------------------------------------
+// One warp per tile row (blocks of 256 threads: 8 tile rows).
+template <bool MatrixFirst, class T, class Semiring>
+__global__ void k_pull_tiles(pattern_ref A, const T* av, const T* u, const std::uint8_t* up,
+                             const std::uint8_t* admit, Semiring s, T* t, std::uint8_t* tp) {
+  const index_t I = (blockIdx.x * index_t(blockDim.x) + threadIdx.x) / 32;
+  if (I >= A.tile_rows) return;  // whole warps leave together
+  const int lane = threadIdx.x & 31, r = lane & 15, half = lane >> 4;
+  const index_t i = I * tile_dim + r;
+  const bool open = i < A.nrows && (!admit || admit[i]);
+  T acc{};
+  bool has = false;
+  if (open) {
+    for (offset_t tt = A.tile_ptr[I] + half, te = A.tile_ptr[I + 1]; tt < te; tt += 2) {
+      const tile_row_span sp = row_in_tile(A, tt, r);
+      for (int q = sp.q0; q < sp.q1; ++q) {
+        const offset_t e = sp.e0 + q;
+        const index_t k = sp.col0 + A.col_idx[e];
+        if (up && !up[k]) continue;
+        const T v = vmul<MatrixFirst>(s, av ? av[e] : T{}, u[k]);
+        acc = has ? static_cast<T>(s.add(acc, v)) : v;
+        has = true;
+      }
+    }
+  }
+  const T other = shfl_down_value(acc, 16);
+  const bool other_has = __shfl_down_sync(kFullWarp, int(has), 16) != 0;
+  if (half == 0 && i < A.nrows) {
+    if (other_has) acc = has ? static_cast<T>(s.add(acc, other)) : other;
+    has = has || other_has;
+    tp[i] = has;
+    t[i] = has ? acc : T{};  // every value written: a copy of t reads nothing unset
+  }
+}
+
+// G lanes per row (G a power of two, at most 32). A row longer than
+// long_len (where `longs` is given) is left to k_pull_long_rows: its index
+// goes on the list, and a block folds it there.
+template <bool MatrixFirst, class T, class Semiring>
+__global__ void k_pull_rows(index_t nrows, const offset_t* rp, const std::int32_t* col, const T* av, const T* u,
+                            const std::uint8_t* up, const std::uint8_t* admit, Semiring s, int G, T* t,
+                            std::uint8_t* tp, offset_t long_len, index_t* longs, unsigned long long* nlong) {
+  const index_t g = blockIdx.x * index_t(blockDim.x) + threadIdx.x;
+  const index_t i = g / G;
+  if ((g - (g & 31)) / G >= nrows) return;  // the warp's first row is past the end: the whole warp leaves
+  const int lane = int(g % G);
+  bool open = i < nrows && (!admit || admit[i]);
+  bool deferred = false;
+  if (open && longs && rp[i + 1] - rp[i] > long_len) {
+    if (lane == 0) longs[atomicAdd(nlong, 1ull)] = i;
+    open = false;
+    deferred = true;
+  }
+  T acc{};
+  bool has = false;
+  if (open) {
+    for (offset_t e = rp[i] + lane, ee = rp[i + 1]; e < ee; e += G) {
+      const index_t k = col[e];
+      if (up && !up[k]) continue;
+      const T v = vmul<MatrixFirst>(s, av ? av[e] : T{}, u[k]);
+      acc = has ? static_cast<T>(s.add(acc, v)) : v;
+      has = true;
+    }
+  }
+  for (int o = G / 2; o > 0; o >>= 1) {
+    const T other = shfl_down_value(acc, o, G);
+    const bool other_has = __shfl_down_sync(kFullWarp, int(has), o, G) != 0;
+    if (other_has) acc = has ? static_cast<T>(s.add(acc, other)) : other;
+    has = has || other_has;
+  }
+  if (lane == 0 && i < nrows && !deferred) {
+    tp[i] = has;
+    t[i] = has ? acc : T{};
+  }
+}
+
+// A block per listed row (256 threads), folded in a fixed order: each thread
+// its stride, the warps by shuffles, then the warps in order.
+template <bool MatrixFirst, class T, class Semiring>
+__global__ void k_pull_long_rows(const offset_t* rp, const std::int32_t* col, const T* av, const T* u,
+                                 const std::uint8_t* up, Semiring s, T* t, std::uint8_t* tp, const index_t* longs,
+                                 const unsigned long long* nlong) {
+  __shared__ T part[8];
+  __shared__ int part_has[8];
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  for (unsigned long long x = blockIdx.x; x < *nlong; x += gridDim.x) {
+    const index_t i = longs[x];
+    T acc{};
+    bool has = false;
+    for (offset_t e = rp[i] + threadIdx.x, ee = rp[i + 1]; e < ee; e += blockDim.x) {
+      const index_t k = col[e];
+      if (up && !up[k]) continue;
+      const T v = vmul<MatrixFirst>(s, av ? av[e] : T{}, u[k]);
+      acc = has ? static_cast<T>(s.add(acc, v)) : v;
+      has = true;
+    }
+    for (int o = 16; o > 0; o >>= 1) {
+      const T other = shfl_down_value(acc, o);
+      const bool other_has = __shfl_down_sync(kFullWarp, int(has), o) != 0;
+      if (other_has) acc = has ? static_cast<T>(s.add(acc, other)) : other;
+      has = has || other_has;
+    }
+    if (lane == 0) {
+      part[warp] = acc;
+      part_has[warp] = has;
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      acc = T{};
+      has = false;
+      for (int w = 0; w < int(blockDim.x >> 5); ++w)
+        if (part_has[w]) {
+          acc = has ? static_cast<T>(s.add(acc, part[w])) : part[w];
+          has = true;
+        }
+      tp[i] = has;
+      t[i] = has ? acc : T{};
+    }
+    __syncthreads();
+  }
+}
+
+// ---- push ------------------------------------------------------------------
+template <bool MatrixFirst, class T, class Semiring>
+__global__ void k_push_tiles(pattern_ref A, const T* av, const T* u, const std::uint8_t* up,
+                             const std::uint8_t* admit, Semiring s, T* t, std::uint8_t* tp) {
+  const index_t I = (blockIdx.x * index_t(blockDim.x) + threadIdx.x) / 32;
+  if (I >= A.tile_rows) return;
+  const int lane = threadIdx.x & 31, r = lane & 15, half = lane >> 4;
+  const index_t k = I * tile_dim + r;
+  const bool has_u = k < A.nrows && up[k];
+  if (!__any_sync(kFullWarp, has_u) || !has_u) return;
+  const T x = u[k];
+  for (offset_t tt = A.tile_ptr[I] + half, te = A.tile_ptr[I + 1]; tt < te; tt += 2) {
+    const tile_row_span sp = row_in_tile(A, tt, r);
+    for (int q = sp.q0; q < sp.q1; ++q) {
+      const offset_t e = sp.e0 + q;
+      const index_t j = sp.col0 + A.col_idx[e];
+      if (admit && !admit[j]) continue;
+      atomic_fold(t + j, vmul<MatrixFirst>(s, av ? av[e] : T{}, x), s.add);
+      tp[j] = 1;
+    }
+  }
+}
+
+template <bool MatrixFirst, class T, class Semiring>
+__global__ void k_push_rows(index_t nrows, const offset_t* rp, const std::int32_t* col, const T* av, const T* u,
+                            const std::uint8_t* up, const std::uint8_t* admit, Semiring s, int G, T* t,
+                            std::uint8_t* tp) {
+  const index_t g = blockIdx.x * index_t(blockDim.x) + threadIdx.x;
+  const index_t k = g / G;
+  if (k >= nrows || !up[k]) return;
+  const T x = u[k];
+  for (offset_t e = rp[k] + int(g % G), ee = rp[k + 1]; e < ee; e += G) {
+    const index_t j = col[e];
+    if (admit && !admit[j]) continue;
+    atomic_fold(t + j, vmul<MatrixFirst>(s, av ? av[e] : T{}, x), s.add);
+    tp[j] = 1;
+  }
+}
+
+template <class T>
+__global__ void k_fill(index_t n, T* p, T v) {
+  for (index_t i = blockIdx.x * index_t(blockDim.x) + threadIdx.x; i < n; i += index_t(gridDim.x) * blockDim.x)
+    p[i] = v;
+}
+
+// Row-form pulls past this many entries look for long rows; a row is long
+// past kLongRow entries (or 16 times its group's lanes: 16 turns of its loop).
+constexpr offset_t kLongRowsFrom = offset_t(1) << 18, kLongRow = 256;
+
+// Lanes per row for A in rows: the mean row length rounded up to a power of
+// two, within [1, 32].
+inline int lanes_per_row(index_t nrows, offset_t nnz) {
+  const double mean = nrows ? double(nnz) / double(nrows) : 0.0;
+  int g = 1;
+  while (g < 32 && g < mean) g *= 2;
+  return g;
+}
+
+template <bool MatrixFirst, class T, class Semiring>
+void launch_vector_product(const vector_operand<T>& A, bool push, const device_vector<T>& u,
+                           const std::uint8_t* up, const std::uint8_t* admit, const Semiring& s,
+                           device_vector<T>& t, stream_t st) {
+  const cudaStream_t cs = native(st);
+  if (A.tiles) {
+    const pattern_ref p = ref(*A.tiles);
+    const unsigned blocks = grid_for(offset_t(p.tile_rows) * 32, 256);
+    if (push)
+      k_push_tiles<MatrixFirst><<<blocks, 256, 0, cs>>>(p, A.values, u.values.data(), up, admit, s, t.values.data(),
+                                                        t.present.data());
+    else
+      k_pull_tiles<MatrixFirst><<<blocks, 256, 0, cs>>>(p, A.values, u.values.data(), up, admit, s, t.values.data(),
+                                                        t.present.data());
+  } else {
+    const int G = lanes_per_row(A.nrows, A.nnz);
+    const unsigned blocks = grid_for(offset_t(A.nrows) * G, 256);
+    if (push) {
+      k_push_rows<MatrixFirst><<<blocks, 256, 0, cs>>>(A.nrows, A.row_ptr, A.col, A.values, u.values.data(), up,
+                                                       admit, s, G, t.values.data(), t.present.data());
+    } else if (A.nnz < kLongRowsFrom) {
+      k_pull_rows<MatrixFirst><<<blocks, 256, 0, cs>>>(A.nrows, A.row_ptr, A.col, A.values, u.values.data(), up,
+                                                       admit, s, G, t.values.data(), t.present.data(), 0, nullptr,
+                                                       nullptr);
+    } else {
+      // Rows far past the mean (hubs) would hold their group, and the GPU's
+      // tail, for their whole length: a block each folds them instead.
+      const offset_t long_len = std::max<offset_t>(kLongRow, offset_t(16) * G);
+      const offset_t most = A.nnz / long_len + 1;
+      device_buffer<index_t> longs(static_cast<std::size_t>(most), st);
+      device_buffer<unsigned long long> nlong(1, st);
+      device_zero(nlong.data(), sizeof(unsigned long long), st);
+      k_pull_rows<MatrixFirst><<<blocks, 256, 0, cs>>>(A.nrows, A.row_ptr, A.col, A.values, u.values.data(), up,
+                                                       admit, s, G, t.values.data(), t.present.data(), long_len,
+                                                       longs.data(), nlong.data());
+      k_pull_long_rows<MatrixFirst><<<unsigned(std::min<offset_t>(most, 1024)), 256, 0, cs>>>(
+          A.row_ptr, A.col, A.values, u.values.data(), up, s, t.values.data(), t.present.data(), longs.data(),
+          nlong.data());
+    }
+  }
+  check(cudaGetLastError(), push ? "vector product (push)" : "vector product (pull)");
+}
+
+// Multiplies whose operands commute need one operand order only, and first
+// with the order flipped is second: each semiring of the catalogue then
+// compiles its kernels once (a user's multiply keeps both orders).
+template <class Mul>
+inline constexpr bool mul_commutes = one_of<Mul, times, plus, min, max, pair, land, lor, lxor, eq, ne>;
+template <class Mul> struct mul_flipped { using type = void; };
+template <> struct mul_flipped<first> { using type = second; };
+template <> struct mul_flipped<second> { using type = first; };
+
+template <class T, class Semiring>
+void run_vector_product(const vector_operand<T>& A, bool push, bool matrix_first, const device_vector<T>& u,
+                        const std::uint8_t* up, const std::uint8_t* admit, const Semiring& s, device_vector<T>& t, stream_t st) {
+  using Mul = typename Semiring::mul_type;
+  using Flip = typename mul_flipped<Mul>::type;
+  if (matrix_first || mul_commutes<Mul>) {
+    launch_vector_product<true>(A, push, u, up, admit, s, t, st);
+  } else if constexpr (!std::is_void_v<Flip>) {
+    launch_vector_product<true>(A, push, u, up, admit, semiring<typename Semiring::add_type, Flip>{s.add, Flip{}}, t, st);
+  } else {
+    launch_vector_product<false>(A, push, u, up, admit, s, t, st);
+  }
+}
+
+template <class T, class Semiring>
+device_vector<T> vector_product(const vector_operand<T>& A, bool push, bool matrix_first, const device_vector<T>& u,
+                                const std::uint8_t* admit, const Semiring& s, stream_t st) {
+  const index_t n = push ? A.ncols : A.nrows;
+  device_vector<T> t;
+  t.n = n;
+  // The push folds one-byte values by compare-and-swap on their aligned
+  // 32-bit word: its array is rounded up so that the last word lies inside it
+  // (and the padding is filled with the rest).
+  const std::size_t alloc =
+      push && sizeof(T) < 4 ? (static_cast<std::size_t>(n) + 3) / 4 * 4 : static_cast<std::size_t>(n);
+  t.values = device_buffer<T>(alloc, st);
+  t.present = device_buffer<std::uint8_t>(static_cast<std::size_t>(n), st);
+  if (n == 0) {
+    t.nvals = 0;
+    return t;
+  }
+  if (push || A.nnz == 0 || A.nrows == 0 || u.nvals == 0) {
+    device_zero(t.present.data(), t.present.size(), st);
+    if (A.nnz == 0 || A.nrows == 0 || u.nvals == 0) {
+      device_zero(t.values.data(), t.values.size() * sizeof(T), st);  // a copy reads nothing unset
+      t.nvals = 0;
+      return t;
+    }
+    k_fill<<<std::min<unsigned>(grid_for(n, 256), 4096), 256, 0, native(st)>>>(
+        index_t(t.values.size()), t.values.data(), s.add.template identity<T>());  // the padding too
+    check(cudaGetLastError(), "vector fill");
+  }
+  // A u with every u(k) stored reads no presence bytes (push reads u's
+  // own rows and needs them).
+  const std::uint8_t* up = !push && u.nvals == u.n ? nullptr : u.present.data();
+  run_vector_product(A, push, matrix_first, u, up, admit, s, t, st);
+  return t;
+}
+
+// ---- masks and the write-back ----------------------------------------------
+template <class U>
+__global__ void k_vector_admits(index_t n, const std::uint8_t* p, const U* v, bool structural, bool complement,
+                                std::uint8_t* out) {
+  for (index_t i = blockIdx.x * index_t(blockDim.x) + threadIdx.x; i < n; i += index_t(gridDim.x) * blockDim.x) {
+    const bool stored = p[i] && (structural || v[i] != U(0));
+    out[i] = stored != complement;
+  }
+}
+
+template <class U>
+device_buffer<std::uint8_t> vector_admits(const device_vector<U>& m, bool structural, bool complement, stream_t s) {
+  device_buffer<std::uint8_t> out(static_cast<std::size_t>(m.n), s);
+  if (m.n) {
+    k_vector_admits<U><<<std::min<unsigned>(grid_for(m.n, 256), 4096), 256, 0, native(s)>>>(
+        m.n, m.present.data(), m.values.data(), structural, complement, out.data());
+    check(cudaGetLastError(), "vector mask");
+  }
+  return out;
+}
+
+template <class T>
+__global__ void k_vector_writeback(index_t n, const T* w, const std::uint8_t* wp, const T* t, const std::uint8_t* tp,
+                                   const std::uint8_t* admit, coded_op accum, bool has_accum, bool replace, T* o,
+                                   std::uint8_t* op) {
+  for (index_t i = blockIdx.x * index_t(blockDim.x) + threadIdx.x; i < n; i += index_t(gridDim.x) * blockDim.x) {
+    const bool hw = wp[i], ht = tp[i];
+    T v{};
+    bool has = false;
+    if (!admit || admit[i]) {
+      if (has_accum) {
+        has = hw || ht;
+        if (hw && ht) v = accum(w[i], t[i]);
+        else if (hw) v = w[i];
+        else if (ht) v = t[i];
+      } else {
+        has = ht;
+        if (ht) v = t[i];
+      }
+    } else if (!replace && hw) {
+      has = true;
+      v = w[i];
+    }
+    op[i] = has;
+    o[i] = v;
+  }
+}
+
+template <class T>
+device_vector<T> vector_writeback(const device_vector<T>& w, const std::uint8_t* admit, int accum_code, bool replace,
+                                  device_vector<T>&& t, bool t_within_mask, stream_t s) {
+  const bool has_accum = accum_code >= 0;
+  if (!has_accum && (!admit || (replace && t_within_mask))) return std::move(t);
+  device_vector<T> out;
+  out.n = w.n;
+  out.values = device_buffer<T>(static_cast<std::size_t>(w.n), s);
+  out.present = device_buffer<std::uint8_t>(static_cast<std::size_t>(w.n), s);
+  if (w.n) {
+    k_vector_writeback<T><<<std::min<unsigned>(grid_for(w.n, 256), 4096), 256, 0, native(s)>>>(
+        w.n, w.values.data(), w.present.data(), t.values.data(), t.present.data(), admit, coded_op{accum_code},
+        has_accum, replace, out.values.data(), out.present.data());
+    check(cudaGetLastError(), "vector write-back");
+  } else {
+    out.nvals = 0;
+  }
+  return out;
+}
+
+}  // namespace tgb::detail::cuda

@@ -1,0 +1,241 @@
+// tgb CUDA backend: the element-wise vector operations (declared in api.hpp):
+// casts, union and intersection, apply, index-unary apply, select, fill and
+// the reduction to a scalar. The predefined operators travel as run-time
+// codes (algebra.hpp), as in the matrix element-wise operations, so one
+// instantiation per pair of value types serves them all. Each result is a
+// fresh vector in the host's bitmap layout, its count left for nvals().
+#pragma once
+
+#include "tgb/detail/cuda/common.cuh"
+
+namespace tgb::detail::cuda {
+
+// out(i) = f(i) for every i: f returns whether the result stores i and sets
+// its value.
+template <class TW, class F>
+__global__ void k_vector_map(index_t n, F f, TW* t, std::uint8_t* tp) {
+  for (index_t i = blockIdx.x * index_t(blockDim.x) + threadIdx.x; i < n; i += index_t(gridDim.x) * blockDim.x) {
+    TW x{};
+    const bool has = f(i, x);
+    tp[i] = has;
+    t[i] = x;  // T{} where nothing is stored: a copy of t reads nothing unset
+  }
+}
+
+template <class TW, class F>
+device_vector<TW> vector_map(index_t n, const F& f, stream_t s, const char* what) {
+  device_vector<TW> t;
+  t.n = n;
+  t.values = device_buffer<TW>(static_cast<std::size_t>(n), s);
+  t.present = device_buffer<std::uint8_t>(static_cast<std::size_t>(n), s);
+  if (n) {
+    k_vector_map<TW><<<std::min<unsigned>(grid_for(n, 256), 8192), 256, 0, native(s)>>>(n, f, t.values.data(),
+                                                                                          t.present.data());
+    check(cudaGetLastError(), what);
+  } else {
+    t.nvals = 0;
+  }
+  return t;
+}
+
+template <class TW, class TU>
+struct cast_fn {
+  const TU* u;
+  const std::uint8_t* up;
+  __device__ bool operator()(index_t i, TW& x) const {
+    if (!up[i]) return false;
+    x = cast<TW>(u[i]);
+    return true;
+  }
+};
+template <class TW, class TU>
+device_vector<TW> vector_cast(const device_vector<TU>& u, stream_t s) {
+  device_vector<TW> t = vector_map<TW>(u.n, cast_fn<TW, TU>{u.values.data(), u.present.data()}, s, "vector cast");
+  t.nvals = u.nvals;
+  return t;
+}
+
+// mode 0: intersection; 1: union; 2: union with alpha and beta standing in
+// for the missing operand (GxB_eWiseUnion).
+template <class TW, class D>
+struct ewise_fn {
+  const D *u, *v;
+  const std::uint8_t *up, *vp;
+  coded_op op;
+  int mode;
+  D alpha, beta;
+  __device__ bool operator()(index_t i, TW& x) const {
+    const bool hu = up[i], hv = vp[i];
+    if (hu && hv) x = cast<TW>(op(u[i], v[i]));
+    else if (mode == 2 && hu) x = cast<TW>(op(u[i], beta));
+    else if (mode == 2 && hv) x = cast<TW>(op(alpha, v[i]));
+    else if (mode == 1 && hu) x = cast<TW>(u[i]);
+    else if (mode == 1 && hv) x = cast<TW>(v[i]);
+    else return false;
+    return true;
+  }
+};
+template <class TW, class D>
+device_vector<TW> vector_ewise(const device_vector<D>& u, const device_vector<D>& v, int op_code, int mode, D alpha,
+                               D beta, stream_t s) {
+  return vector_map<TW>(u.n,
+                        ewise_fn<TW, D>{u.values.data(), v.values.data(), u.present.data(), v.present.data(),
+                                        coded_op{op_code}, mode, alpha, beta},
+                        s, "vector element-wise");
+}
+
+template <class TW, class TU>
+struct apply_fn {
+  const TU* u;
+  const std::uint8_t* up;
+  coded_unary f;
+  __device__ bool operator()(index_t i, TW& x) const {
+    if (!up[i]) return false;
+    x = cast<TW>(f(u[i]));
+    return true;
+  }
+};
+template <class TW, class TU>
+device_vector<TW> vector_apply(const device_vector<TU>& u, const coded_unary& f, stream_t s) {
+  device_vector<TW> t =
+      vector_map<TW>(u.n, apply_fn<TW, TU>{u.values.data(), u.present.data(), f}, s, "vector apply");
+  t.nvals = u.nvals;
+  return t;
+}
+
+// code 0 rowindex, 1 colindex, 2 diagindex (a vector's column index is 0);
+// 10 + c: the selector of select_code c, as a bool value.
+template <class TW, class TU>
+struct apply_index_fn {
+  const TU* u;
+  const std::uint8_t* up;
+  int code;
+  coded_scalar thunk;
+  __device__ bool operator()(index_t i, TW& x) const {
+    if (!up[i]) return false;
+    switch (code) {
+      case 0: x = cast<TW>(rowindex{}(u[i], i, index_t(0), thunk.i)); break;
+      case 1: x = cast<TW>(colindex{}(u[i], i, index_t(0), thunk.i)); break;
+      case 2: x = cast<TW>(diagindex{}(u[i], i, index_t(0), thunk.i)); break;
+      default: x = cast<TW>(coded_select{code - 10}(u[i], i, index_t(0), thunk)); break;
+    }
+    return true;
+  }
+};
+template <class TW, class TU>
+device_vector<TW> vector_apply_index(const device_vector<TU>& u, int code, const coded_scalar& thunk, stream_t s) {
+  device_vector<TW> t = vector_map<TW>(u.n, apply_index_fn<TW, TU>{u.values.data(), u.present.data(), code, thunk},
+                                       s, "vector apply_index");
+  t.nvals = u.nvals;
+  return t;
+}
+
+template <class TW, class TU>
+struct select_fn {
+  const TU* u;
+  const std::uint8_t* up;
+  coded_select pred;
+  coded_scalar thunk;
+  __device__ bool operator()(index_t i, TW& x) const {
+    if (!up[i] || !pred(u[i], i, index_t(0), thunk)) return false;
+    x = cast<TW>(u[i]);
+    return true;
+  }
+};
+template <class TW, class TU>
+device_vector<TW> vector_select(const device_vector<TU>& u, const coded_select& pred, const coded_scalar& thunk,
+                                stream_t s) {
+  return vector_map<TW>(u.n, select_fn<TW, TU>{u.values.data(), u.present.data(), pred, thunk}, s, "vector select");
+}
+
+template <class T>
+struct fill_fn {
+  T x;
+  __device__ bool operator()(index_t, T& out) const {
+    out = x;
+    return true;
+  }
+};
+template <class T>
+device_vector<T> vector_fill(index_t n, T x, stream_t s) {
+  device_vector<T> t = vector_map<T>(n, fill_fn<T>{x}, s, "vector fill");
+  t.nvals = n;
+  return t;
+}
+
+// ---- reduction -----------------------------------------------------------------
+// Each block folds a contiguous stretch of u (from the monoid's identity) and
+// counts the stored entries; one block then folds the blocks' values in block
+// order.
+constexpr int kReduceBlocks = 1024, kReduceThreads = 256;
+
+template <class T>
+__device__ T block_fold(T x, const coded_monoid& m, T* smem) {
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  for (int o = 16; o > 0; o >>= 1) {
+    T y;
+    if constexpr (sizeof(T) < 4) y = static_cast<T>(__shfl_down_sync(0xFFFFFFFFu, int(x), o));
+    else y = __shfl_down_sync(0xFFFFFFFFu, x, o);
+    x = m(x, y);
+  }
+  if (lane == 0) smem[warp] = x;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    for (int w = 1; w < int(blockDim.x >> 5); ++w) x = m(x, smem[w]);
+  }
+  return x;  // meaningful in thread 0
+}
+
+template <class T>
+__global__ void k_vector_reduce_blocks(index_t n, const T* u, const std::uint8_t* up, coded_monoid m, T* part,
+                                       unsigned long long* count) {
+  __shared__ T smem[kReduceThreads / 32];
+  const index_t per = (n + gridDim.x - 1) / gridDim.x;
+  const index_t b = blockIdx.x * per, e = b + per < n ? b + per : n;
+  T acc = m.identity<T>();
+  unsigned long long k = 0;
+  for (index_t i = b + threadIdx.x; i < e; i += blockDim.x)
+    if (up[i]) {
+      acc = m(acc, u[i]);
+      ++k;
+    }
+  for (int o = 16; o > 0; o >>= 1) k += __shfl_down_sync(0xFFFFFFFFu, k, o);
+  if ((threadIdx.x & 31) == 0 && k) atomicAdd(count, k);
+  acc = block_fold(acc, m, smem);
+  if (threadIdx.x == 0) part[blockIdx.x] = acc;
+}
+
+template <class T>
+__global__ void k_vector_reduce_final(int nparts, const T* part, coded_monoid m, T* out) {
+  __shared__ T smem[kReduceThreads / 32];
+  T acc = m.identity<T>();
+  // Contiguous parts per thread, then threads in order: a fixed order for a
+  // given n, whatever the GPU.
+  const int per = (nparts + blockDim.x - 1) / blockDim.x;
+  for (int k = threadIdx.x * per; k < (int(threadIdx.x) + 1) * per && k < nparts; ++k) acc = m(acc, part[k]);
+  acc = block_fold(acc, m, smem);
+  if (threadIdx.x == 0) *out = acc;
+}
+
+template <class T>
+T vector_reduce(const device_vector<T>& u, const coded_monoid& m, bool* has, stream_t s) {
+  *has = false;
+  if (u.n == 0 || u.nvals == 0) return m.identity<T>();
+  struct result {
+    T value;
+    unsigned long long count;
+  };
+  device_buffer<result> out(1, s);
+  device_buffer<T> part(kReduceBlocks, s);
+  device_zero(out.data(), sizeof(result), s);
+  const int blocks = int(std::min<index_t>(kReduceBlocks, (u.n + kReduceThreads - 1) / kReduceThreads));
+  k_vector_reduce_blocks<T><<<blocks, kReduceThreads, 0, native(s)>>>(u.n, u.values.data(), u.present.data(), m,
+                                                                       part.data(), &out.data()->count);
+  k_vector_reduce_final<T><<<1, kReduceThreads, 0, native(s)>>>(blocks, part.data(), m, &out.data()->value);
+  check(cudaGetLastError(), "vector reduce");
+  const result r = read_back(out.data(), s);
+  *has = r.count > 0;
+  return *has ? r.value : m.identity<T>();
+}
+
+}  // namespace tgb::detail::cuda

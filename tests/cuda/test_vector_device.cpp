@@ -1,0 +1,455 @@
+// Vectors on the GPU: Vector::to and what a device vector allows, and mxv /
+// vxm on the device against the host backend: both directions (pull and
+// push, i.e. with and without the transposes), A in tiles and in rows, every
+// mask mode, replace and accumulator, sizes around 16, empty and hub rows,
+// semirings with operand-order-sensitive multiplies (first, second) and the
+// atomic monoids of every type. Values are small integers, so floating-point
+// sums are exact whatever order the device folds them in.
+#include <random>
+#include <string>
+
+#include "../oracle.hpp"
+#include "../tgb_catch.hpp"
+#include "../vector_oracle.hpp"
+
+using namespace tgb;
+using vector_oracle::random_vector;
+using vector_oracle::to_vmap;
+using vector_oracle::vmap;
+
+namespace {
+
+// The five mask modes (none, value, structure, complement, complement of the
+// structure) of a mask wherever it lives.
+template <class U, class F>
+void with_mode(int mode, const Vector<U>& M, F&& f) {
+  switch (mode) {
+    case 0: f(no_mask); break;
+    case 1: f(M); break;
+    case 2: f(structure(M)); break;
+    case 3: f(complement(M)); break;
+    default: f(complement(structure(M))); break;
+  }
+}
+
+std::string data(const std::string& f) { return std::string(TGB_TEST_DATA_DIR) + "/" + f; }
+
+template <class T>
+Vector<T> von(Vector<T> v, backend where) {
+  v.to(where);
+  return v;
+}
+template <class T>
+Matrix<T> in_form(Matrix<T> m, bool rows, backend where) {
+  m.set_storage(rows ? storage_control::rows : storage_control::tiles);
+  m.to(where);
+  return m;
+}
+
+template <class T>
+std::string vdiff(const vmap<T>& got, const vmap<T>& want) {
+  if (got.size() != want.size())
+    return "sizes " + std::to_string(got.size()) + " and " + std::to_string(want.size()) + ": got " +
+           vector_oracle::show(got) + " want " + vector_oracle::show(want);
+  for (const auto& [i, x] : want) {
+    auto it = got.find(i);
+    if (it == got.end()) return "missing " + std::to_string(i);
+    if (!(it->second == x)) return "at " + std::to_string(i) + ": " + std::to_string(+it->second) + " vs " +
+                                   std::to_string(+x);
+  }
+  return "";
+}
+
+// A matrix with a full row and a full column (hub rows and columns) and an
+// empty tile row.
+template <class T>
+Matrix<T> hub_matrix(std::mt19937_64& rng, index_t m, index_t n) {
+  std::vector<index_t> r, c;
+  std::vector<T> v;
+  for (index_t j = 0; j < n; ++j) r.push_back(std::min<index_t>(5, m - 1)), c.push_back(j);
+  for (index_t i = 0; i < m; ++i)
+    if (i != std::min<index_t>(5, m - 1)) r.push_back(i), c.push_back(std::min<index_t>(7, n - 1));
+  for (index_t k = 0; k < m; ++k)
+    if (k / 16 != 2) r.push_back(k), c.push_back((k * 7) % n);
+  for (std::size_t k = 0; k < r.size(); ++k) v.push_back(oracle::random_value<T>(rng, false));
+  return Matrix<T>::from_coo(m, n, r, c, v, first{});
+}
+
+// Runs the four products of A (mxv, mxv with A', vxm, vxm with A') on both
+// backends, over every mask mode, replace and accumulator, and compares.
+template <class T, class Semiring>
+void both_ways(std::mt19937_64& rng, const Matrix<T>& A, const Semiring& sr, const char* what) {
+  for (int dir = 0; dir < 4; ++dir) {
+    const bool is_vxm = dir >= 2, tr = dir & 1;
+    // u's and w's sizes: A u needs u over A's columns, A' u over its rows.
+    const bool u_on_rows = is_vxm ? !tr : tr;
+    const index_t ku = u_on_rows ? A.nrows() : A.ncols(), nw = u_on_rows ? A.ncols() : A.nrows();
+    for (double ud : {0.0, 0.15, 1.0}) {
+      const auto u = random_vector<T>(rng, ku, ud);
+      const auto w0 = random_vector<T>(rng, nw, 0.3);
+      const auto M = random_vector<int>(rng, nw, 0.5);
+      for (int rows = 0; rows < 2; ++rows) {
+        const Matrix<T> Ad = in_form(A, rows, backend::cuda);
+        REQUIRE(Ad.location() == backend::cuda);
+        for (int mode = 0; mode < 5; ++mode)
+          for (int flags = 0; flags < 4; ++flags) {
+            descriptor d;
+            d.replace = flags & 1;
+            if (tr) d = is_vxm ? d.with_transpose_b() : d.with_transpose_a();
+            auto run = [&](backend where) {
+              Vector<T> w = von(w0, where);
+              const Vector<T> uu = von(u, where);
+              const Vector<int> mm = von(M, where);
+              const Matrix<T>& a = where == backend::cuda ? Ad : A;
+              with_mode(mode, mm, [&](const auto& mk) {
+                if (is_vxm) {
+                  if (flags & 2) vxm(w, mk, plus{}, sr, uu, a, d);
+                  else vxm(w, mk, no_accum, sr, uu, a, d);
+                } else {
+                  if (flags & 2) mxv(w, mk, plus{}, sr, a, uu, d);
+                  else mxv(w, mk, no_accum, sr, a, uu, d);
+                }
+              });
+              REQUIRE(w.location() == where);
+              const index_t nv = w.nvals();
+              w.to(backend::host);
+              REQUIRE(nv == w.nvals());
+              return to_vmap(w);
+            };
+            const auto h = run(backend::host), g = run(backend::cuda);
+            INFO(what << ": " << (is_vxm ? "vxm" : "mxv") << (tr ? " transposed" : "") << ", A "
+                      << A.nrows() << " x " << A.ncols() << (rows ? " in rows" : " in tiles") << ", u density "
+                      << ud << ", mask " << vector_oracle::mask_name(mode) << ", replace " << (flags & 1)
+                      << ", accum " << (flags >> 1));
+            REQUIRE(vdiff(g, h) == "");
+          }
+      }
+    }
+  }
+}
+
+template <class T, class Semiring>
+void sweep(std::uint64_t seed, const Semiring& sr, const char* what) {
+  std::mt19937_64 rng(seed);
+  const index_t shapes[][2] = {{0, 5}, {1, 1}, {16, 16}, {17, 33}, {40, 1}, {300, 17}, {200, 300}};
+  for (const auto& sh : shapes)
+    for (double density : {0.03, 0.4}) both_ways(rng, oracle::random_matrix<T>(rng, sh[0], sh[1], density), sr, what);
+  both_ways(rng, hub_matrix<T>(rng, 300, 200), sr, what);
+}
+
+}  // namespace
+
+TEST_CASE("device vector: residence, copies, counts and what needs the host", "[vector][device]") {
+  std::mt19937_64 rng(11);
+  const auto h = random_vector<double>(rng, 1000, 0.2);
+  Vector<double> d = h;
+  d.to(backend::cuda);
+  REQUIRE(d.location() == backend::cuda);
+  REQUIRE(d.size() == 1000);
+  REQUIRE(d.nvals() == h.nvals());
+  // Host access and host operations refuse a device vector.
+  REQUIRE_THROWS_AS(d.get(3), invalid_value);
+  REQUIRE_THROWS_AS(d.set(3, 1.0), invalid_value);
+  REQUIRE_THROWS_AS(d.extract_tuples(), invalid_value);
+  REQUIRE_THROWS_AS((void)(d == h), invalid_value);
+  Vector<double> out(1000);
+  REQUIRE_THROWS_AS(apply(out, no_mask, no_accum, ainv{}, d), invalid_value);  // mixed residence
+  // A copy stays on the device; the way back is exact.
+  Vector<double> c = d;
+  REQUIRE(c.location() == backend::cuda);
+  c.to(backend::host);
+  REQUIRE(c == h);
+  // clear keeps the size and the residence.
+  d.clear();
+  REQUIRE(d.location() == backend::cuda);
+  REQUIRE(d.nvals() == 0);
+  d.to(backend::host);
+  REQUIRE(d.size() == 1000);
+  REQUIRE(d.nvals() == 0);
+}
+
+TEST_CASE("device mxv: errors leave w unchanged", "[vector][device]") {
+  std::mt19937_64 rng(12);
+  const auto A = oracle::random_matrix<double>(rng, 40, 30, 0.2);
+  const auto u = random_vector<double>(rng, 30, 0.5);
+  const auto w0 = random_vector<double>(rng, 40, 0.5);
+  Matrix<double> Ad = A;
+  Ad.to(backend::cuda);
+  Vector<double> ud = von(u, backend::cuda), w = von(w0, backend::cuda);
+  auto unchanged = [&] {
+    Vector<double> back = w;
+    back.to(backend::host);
+    REQUIRE(back == w0);
+  };
+  // Mixed residence.
+  REQUIRE_THROWS_AS(mxv(w, no_mask, no_accum, plus_times, A, ud), invalid_value);
+  REQUIRE_THROWS_AS(mxv(w, no_mask, no_accum, plus_times, Ad, u), invalid_value);
+  REQUIRE_THROWS_AS(mxv(w, von(random_vector<int>(rng, 40, 0.5), backend::host), no_accum, plus_times, Ad, ud),
+                    invalid_value);
+  unchanged();
+  // Shapes come first, wherever the operands live.
+  REQUIRE_THROWS_AS(vxm(w, no_mask, no_accum, plus_times, ud, Ad), dimension_mismatch);
+  // A user-defined semiring and accumulator.
+  const auto mine = make_semiring(plus_monoid{}, [](double a, double b) { return a * b + 1; });
+  REQUIRE_THROWS_AS(mxv(w, no_mask, no_accum, mine, Ad, ud), not_implemented);
+  REQUIRE_THROWS_AS(mxv(w, no_mask, [](double a, double b) { return a - b; }, plus_times, Ad, ud), not_implemented);
+  unchanged();
+}
+
+TEST_CASE("device mxv/vxm against the host: fp64", "[vector][device]") {
+  sweep<double>(21, plus_times, "plus_times fp64");
+  sweep<double>(22, min_plus, "min_plus fp64");
+  sweep<double>(23, plus_first, "plus_first fp64");
+  sweep<double>(24, max_second, "max_second fp64");
+}
+
+TEST_CASE("device mxv/vxm against the host: integers, float and bool", "[vector][device]") {
+  sweep<std::int64_t>(31, plus_pair, "plus_pair int64");
+  sweep<std::int64_t>(32, min_second, "min_second int64");
+  sweep<std::int64_t>(33, max_times, "max_times int64");
+  sweep<std::int32_t>(34, max_min, "max_min int32");
+  sweep<std::int32_t>(35, plus_times, "plus_times int32");
+  sweep<std::int32_t>(36, min_first, "min_first int32");
+  sweep<float>(37, plus_times, "plus_times fp32");
+  sweep<float>(38, max_plus, "max_plus fp32");
+  sweep<bool>(39, lor_land, "lor_land bool");
+  sweep<bool>(40, any_pair, "any_pair bool");
+  sweep<bool>(41, plus_second, "plus_second bool");
+}
+
+TEST_CASE("device mxv/vxm with operands of other types: cast as on the host", "[vector][device]") {
+  std::mt19937_64 rng(42);
+  for (int rows = 0; rows < 2; ++rows) {
+    const auto A = oracle::random_matrix<std::int32_t>(rng, 70, 50, 0.1);
+    const auto Ab = oracle::random_matrix<bool>(rng, 70, 50, 0.1);
+    const auto u = random_vector<float>(rng, 50, 0.5);
+    const auto q = random_vector<std::int64_t>(rng, 70, 0.3);
+    const auto u64 = random_vector<std::int64_t>(rng, 50, 1.0);
+    const Matrix<std::int32_t> Ad = in_form(A, rows, backend::cuda);
+    const Matrix<bool> Abd = in_form(Ab, rows, backend::cuda);
+    auto check = [&](const auto& run, const char* what) {
+      INFO(what << (rows ? " (A in rows)" : " (A in tiles)"));
+      const auto h = run(backend::host), g = run(backend::cuda);
+      REQUIRE(vdiff(g, h) == "");
+    };
+    check([&](backend at) {  // A and u cast to double: A's values are read
+      Vector<double> w(70, at);
+      mxv(w, no_mask, no_accum, plus_times, at == backend::cuda ? Ad : A, von(u, at));
+      w.to(backend::host);
+      return to_vmap(w);
+    }, "plus_times, int32 A, fp32 u into fp64");
+    check([&](backend at) {  // a bool pattern under any_first/second: its values are not read
+      Vector<std::int64_t> w(50, at);
+      vxm(w, no_mask, no_accum, min_first, von(q, at), at == backend::cuda ? Abd : Ab);
+      w.to(backend::host);
+      return to_vmap(w);
+    }, "min_first, bool A, int64 u");
+    check([&](backend at) {
+      Vector<std::int64_t> w(70, at);
+      mxv(w, no_mask, no_accum, plus_second, at == backend::cuda ? Abd : Ab, von(u64, at));
+      w.to(backend::host);
+      return to_vmap(w);
+    }, "plus_second, bool A, int64 u");
+  }
+}
+
+TEST_CASE("device mxv/vxm on real graphs against the host", "[vector][device]") {
+  for (const char* name : {"karate.mtx", "ca-GrQc.mtx", "jagmesh7.mtx"}) {
+    const auto A = io::read_matrix_market<double>(data(name));
+    std::mt19937_64 rng(51);
+    for (int rows = 0; rows < 2; ++rows) {
+      const Matrix<double> Ad = in_form(A, rows, backend::cuda);
+      for (double ud : {0.01, 1.0}) {
+        const auto u = random_vector<double>(rng, A.ncols(), ud);
+        Vector<double> wh(A.nrows()), wg = von(Vector<double>(A.nrows()), backend::cuda);
+        mxv(wh, no_mask, no_accum, plus_times, A, u);
+        mxv(wg, no_mask, no_accum, plus_times, Ad, von(u, backend::cuda));
+        wg.to(backend::host);
+        INFO(name << (rows ? " in rows" : " in tiles") << ", u density " << ud);
+        REQUIRE(vdiff(to_vmap(wg), to_vmap(wh)) == "");
+        Vector<double> vh(A.ncols()), vg = von(Vector<double>(A.ncols()), backend::cuda);
+        vxm(vh, complement(u), no_accum, min_plus, u, A);
+        const auto ug = von(u, backend::cuda);
+        vxm(vg, complement(ug), no_accum, min_plus, ug, Ad);
+        vg.to(backend::host);
+        REQUIRE(vdiff(to_vmap(vg), to_vmap(vh)) == "");
+      }
+    }
+  }
+}
+
+namespace {
+
+// Runs op(w, mask, accum, desc, where) on copies of w0 on both backends over
+// every mask mode, replace and accumulator, and compares exactly.
+template <class TW, class Op>
+void both_vec(std::mt19937_64& rng, const Vector<TW>& w0, const Op& op, const char* what) {
+  const auto M = random_vector<int>(rng, w0.size(), 0.5);
+  for (int mode = 0; mode < 5; ++mode)
+    for (int flags = 0; flags < 4; ++flags) {
+      descriptor d;
+      d.replace = flags & 1;
+      auto run = [&](backend where) {
+        Vector<TW> w = von(w0, where);
+        const Vector<int> mm = von(M, where);
+        with_mode(mode, mm, [&](const auto& mk) {
+          if (flags & 2) op(w, mk, plus{}, d, where);
+          else op(w, mk, no_accum, d, where);
+        });
+        REQUIRE(w.location() == where);
+        const index_t nv = w.nvals();
+        w.to(backend::host);
+        REQUIRE(nv == w.nvals());
+        return to_vmap(w);
+      };
+      const auto h = run(backend::host), g = run(backend::cuda);
+      INFO(what << ": size " << w0.size() << ", mask " << vector_oracle::mask_name(mode) << ", replace "
+                << (flags & 1) << ", accum " << (flags >> 1));
+      REQUIRE(vdiff(g, h) == "");
+    }
+}
+
+template <class TW, class TU>
+void elementwise_for(std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  for (index_t n : {index_t(0), index_t(1), index_t(17), index_t(1000)})
+    for (double density : {0.0, 0.3, 1.0}) {
+      const auto u = random_vector<TU>(rng, n, density), v = random_vector<TU>(rng, n, 0.5);
+      const auto w0 = random_vector<TW>(rng, n, 0.3);
+      both_vec(rng, w0, [&](Vector<TW>& w, const auto& mk, const auto& acc, descriptor d, backend at) {
+        ewise_add(w, mk, acc, times{}, von(u, at), von(v, at), d);
+      }, "ewise_add times");
+      both_vec(rng, w0, [&](Vector<TW>& w, const auto& mk, const auto& acc, descriptor d, backend at) {
+        ewise_mult(w, mk, acc, minus{}, von(u, at), von(v, at), d);
+      }, "ewise_mult minus");
+      both_vec(rng, w0, [&](Vector<TW>& w, const auto& mk, const auto& acc, descriptor d, backend at) {
+        ewise_union(w, mk, acc, lt{}, von(u, at), 2, von(v, at), 3, d);
+      }, "ewise_union lt");
+      both_vec(rng, w0, [&](Vector<TW>& w, const auto& mk, const auto& acc, descriptor d, backend at) {
+        apply(w, mk, acc, bind2nd(times{}, 3), von(u, at), d);
+      }, "apply bind2nd times");
+      both_vec(rng, w0, [&](Vector<TW>& w, const auto& mk, const auto& acc, descriptor d, backend at) {
+        apply(w, mk, acc, ainv{}, von(u, at), d);
+      }, "apply ainv");
+      both_vec(rng, w0, [&](Vector<TW>& w, const auto& mk, const auto& acc, descriptor d, backend at) {
+        apply_index(w, mk, acc, rowindex{}, von(u, at), 2, d);
+      }, "apply_index rowindex");
+      both_vec(rng, w0, [&](Vector<TW>& w, const auto& mk, const auto& acc, descriptor d, backend at) {
+        apply_index(w, mk, acc, value_gt{}, von(u, at), 1, d);
+      }, "apply_index value_gt");
+      both_vec(rng, w0, [&](Vector<TW>& w, const auto& mk, const auto& acc, descriptor d, backend at) {
+        select(w, mk, acc, value_ge{}, von(u, at), 1, d);
+      }, "select value_ge");
+      both_vec(rng, w0, [&](Vector<TW>& w, const auto& mk, const auto& acc, descriptor d, backend at) {
+        assign(w, mk, acc, von(u, at), all, d);
+      }, "assign all");
+      both_vec(rng, w0, [&](Vector<TW>& w, const auto& mk, const auto& acc, descriptor d, backend at) {
+        (void)at;
+        assign(w, mk, acc, 7, all, d);
+      }, "assign scalar");
+      both_vec(rng, w0, [&](Vector<TW>& w, const auto& mk, const auto& acc, descriptor d, backend at) {
+        (void)at;
+        assign(w, mk, acc, Scalar<TW>(), all, d);
+      }, "assign empty Scalar");
+      both_vec(rng, w0, [&](Vector<TW>& w, const auto& mk, const auto& acc, descriptor d, backend at) {
+        extract(w, mk, acc, von(u, at), all, d);
+      }, "extract all");
+      // Reductions: the GPU folds in another order, so sums are compared for
+      // integer-valued data only (every test value is a small integer).
+      const Vector<TU> ud = von(u, backend::cuda);
+      INFO("reduce, size " << n << " density " << density);
+      REQUIRE(reduce(plus_monoid{}, ud) == reduce(plus_monoid{}, u));
+      REQUIRE(reduce(min_monoid{}, ud) == reduce(min_monoid{}, u));
+      REQUIRE(reduce(max_monoid{}, ud) == reduce(max_monoid{}, u));
+      TW s1 = TW(1), s2 = TW(1);
+      reduce(s1, plus{}, max_monoid{}, ud);
+      reduce(s2, plus{}, max_monoid{}, u);
+      REQUIRE(s1 == s2);
+      Scalar<TW> e1, e2;
+      reduce(e1, no_accum, plus_monoid{}, ud);
+      reduce(e2, no_accum, plus_monoid{}, u);
+      REQUIRE(e1.nvals() == e2.nvals());
+      if (e1.nvals()) REQUIRE(e1.get() == e2.get());
+    }
+}
+
+}  // namespace
+
+TEST_CASE("device vector element-wise operations against the host", "[vector][device]") {
+  elementwise_for<double, double>(61);
+  elementwise_for<std::int64_t, std::int64_t>(62);
+  elementwise_for<bool, double>(63);
+  elementwise_for<double, std::int32_t>(64);
+  elementwise_for<float, bool>(65);
+}
+
+TEST_CASE("device vector operations: what stays on the host", "[vector][device]") {
+  std::mt19937_64 rng(66);
+  const Vector<double> u = von(random_vector<double>(rng, 50, 0.5), backend::cuda);
+  Vector<double> w(50, backend::cuda);
+  REQUIRE(w.location() == backend::cuda);
+  REQUIRE(w.nvals() == 0);
+  // Index lists other than all, user-defined operators.
+  REQUIRE_THROWS_AS(assign(w, no_mask, no_accum, 1.0, index_list::range(0, 10, 1)), not_implemented);
+  REQUIRE_THROWS_AS(apply(w, no_mask, no_accum, [](double x) { return x + 1; }, u), not_implemented);
+  REQUIRE_THROWS_AS(ewise_add(w, no_mask, no_accum, [](double a, double b) { return a + b; }, u, u), not_implemented);
+  REQUIRE_THROWS_AS(reduce(make_monoid([](double a, double b) { return a + b; }, 0.0), u), not_implemented);
+  REQUIRE(w.nvals() == 0);
+}
+
+namespace {
+// Every reached vertex's parent is reached one level earlier and has an edge to it.
+void check_parents(const Matrix<double>& A, const bfs_result& r, index_t source) {
+  for (index_t v = 0; v < A.nrows(); ++v) {
+    const auto lv = r.level.get(v);
+    const auto pv = r.parent.get(v);
+    REQUIRE(lv.has_value() == pv.has_value());
+    if (!lv || v == source) continue;
+    const auto lp = r.level.get(*pv);
+    REQUIRE(lp.has_value());
+    REQUIRE(*lp == *lv - 1);
+    REQUIRE(A.get(*pv, v).has_value());
+  }
+}
+}  // namespace
+
+TEST_CASE("algorithms on the GPU against the host: bfs, sssp, pagerank", "[vector][device][algorithms]") {
+  for (const char* name : {"karate.mtx", "ca-GrQc.mtx", "jagmesh7.mtx", "cage8.mtx"}) {
+    const auto A = io::read_matrix_market<double>(data(name));
+    Matrix<double> Ad = A;
+    Ad.to(backend::cuda);
+    INFO(name);
+    for (bfs_direction dir : {bfs_direction::automatic, bfs_direction::push, bfs_direction::pull}) {
+      bfs_options o;
+      o.direction = dir;
+      const bfs_result h = bfs(A, 3, o);
+      bfs_result g = bfs(Ad, 3, o);
+      REQUIRE(g.level.location() == backend::cuda);
+      g.level.to(backend::host);
+      g.parent.to(backend::host);
+      REQUIRE(g.level == h.level);
+      check_parents(A, g, 3);
+    }
+    for (int delta = -1; delta < 1; ++delta) {
+      const sssp_result h = delta < 0 ? sssp_bellman_ford(A, 1) : sssp_delta_stepping(A, 1);
+      sssp_result g = delta < 0 ? sssp_bellman_ford(Ad, 1) : sssp_delta_stepping(Ad, 1);
+      g.distance.to(backend::host);
+      INFO((delta < 0 ? "bellman-ford" : "delta-stepping"));
+      // min and plus over the file's values: the same sums in any order up
+      // to rounding; the distances are compared within 1e-12 relative.
+      const auto gm = to_vmap(g.distance), hm = to_vmap(h.distance);
+      REQUIRE(gm.size() == hm.size());
+      for (const auto& [v, x] : hm) {
+        REQUIRE(gm.count(v) == 1);
+        REQUIRE(std::fabs(gm.at(v) - x) <= 1e-12 * std::max(1.0, std::fabs(x)));
+      }
+    }
+    const Vector<double> ph = pagerank(A);
+    Vector<double> pg = pagerank(Ad);
+    pg.to(backend::host);
+    const auto gm = to_vmap(pg), hm = to_vmap(ph);
+    REQUIRE(gm.size() == hm.size());
+    for (const auto& [v, x] : hm) REQUIRE(std::fabs(gm.at(v) - x) <= 1e-12);
+    REQUIRE_THROWS_AS(connected_components(Ad), not_implemented);
+  }
+}
