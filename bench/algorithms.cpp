@@ -3,14 +3,19 @@
 // host. Triangle counting is also run as an unmasked product followed by
 // ewise_mult with L, to show what the mask saves. Medians of repeated runs
 // after a warm-up, CUDA events on the GPU, peak device memory per run.
+// Then the vector algorithms (BFS, Bellman-Ford, PageRank) from the vertex
+// of largest out-degree, on both backends, with the GPU's answer checked
+// against the host's and a GPU/host table in edges per second.
 #include <omp.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <functional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "algorithms.hpp"
@@ -58,8 +63,9 @@ measured measure(bool gpu, int reps, const std::function<std::string()>& f) {
   return m;
 }
 
+// extra: more JSON fields, each starting with a comma.
 void report(std::ofstream* json, const std::string& graph, const std::string& what, const std::string& impl,
-            const measured& m, const std::string& note = "") {
+            const measured& m, const std::string& note = "", const std::string& extra = "") {
   const double med = median_of(m.ms);
   const double lo = m.ms.empty() ? NAN : *std::min_element(m.ms.begin(), m.ms.end());
   const double hi = m.ms.empty() ? NAN : *std::max_element(m.ms.begin(), m.ms.end());
@@ -70,7 +76,8 @@ void report(std::ofstream* json, const std::string& graph, const std::string& wh
     *json << "{\"section\":\"algorithms\",\"matrix\":\"" << graph << "\",\"op\":\"" << what << "\",\"impl\":\"" << impl
           << "\",\"median_ms\":" << (m.ms.empty() ? 0.0 : med) << ",\"min_ms\":" << (m.ms.empty() ? 0.0 : lo)
           << ",\"max_ms\":" << (m.ms.empty() ? 0.0 : hi) << ",\"runs\":" << m.ms.size()
-          << ",\"peak_mb\":" << m.peak_mb << ",\"result\":\"" << m.result << "\",\"note\":\"" << note << "\"}\n"
+          << ",\"peak_mb\":" << m.peak_mb << ",\"result\":\"" << m.result << "\",\"note\":\"" << note << "\"" << extra
+          << "}\n"
           << std::flush;
 }
 
@@ -93,6 +100,233 @@ std::int64_t triangles_unmasked(const Matrix<bool>& L) {
   apply(Li, no_mask, no_accum, one{}, L);
   ewise_mult(D, no_mask, no_accum, times{}, C, Li);
   return reduce(plus_monoid{}, D);
+}
+
+// --- The vector algorithms: BFS, Bellman-Ford and PageRank, GPU against host.
+
+// BFS and SSSP start here: the hub reaches most of an R-MAT graph, so the run
+// is not a trivial one from an isolated vertex. Ties go to the lowest id, so
+// that every backend and every run starts from the same vertex.
+index_t largest_out_degree(const Matrix<double>& A, std::int64_t* degree) {
+  const csr<double> c = A.location() == backend::host ? A.to_csr() : placed(A, backend::host).to_csr();
+  index_t best = 0;
+  std::int64_t most = -1;
+  for (index_t i = 0; i + 1 < static_cast<index_t>(c.rowptr.size()); ++i) {
+    const auto d = static_cast<std::int64_t>(c.rowptr[i + 1] - c.rowptr[i]);
+    if (d > most) most = d, best = i;
+  }
+  *degree = std::max<std::int64_t>(most, 0);
+  return best;
+}
+
+// Millions of edges traversed per second, counting every stored edge once
+// per run, as Graph500 does for BFS (0 where there is no time).
+double mteps(index_t edges, double ms) { return ms > 0 ? double(edges) / (ms * 1e3) : 0.0; }
+
+// Exception texts go into JSON strings unescaped elsewhere in this file.
+std::string json_safe(std::string s) {
+  for (char& ch : s)
+    if (ch == '"') ch = '\'';
+    else if (ch == '\\') ch = '/';
+    else if (ch == '\n' || ch == '\r' || ch == '\t') ch = ' ';
+  return s;
+}
+
+template <class T>
+std::string entry_text(const Vector<T>& v, index_t i) {
+  if (!v.present()[i]) return "absent";
+  char b[40];
+  if constexpr (std::is_floating_point_v<T>) std::snprintf(b, sizeof b, "%.17g", double(v.values()[i]));
+  else std::snprintf(b, sizeof b, "%lld", (long long)v.values()[i]);
+  return b;
+}
+
+// Host vectors g (from the GPU) and h: "" when every vertex agrees, else how
+// many differ and the first one.
+template <class T, class Same>
+std::string differences(const Vector<T>& g, const Vector<T>& h, Same same) {
+  if (g.size() != h.size()) return "sizes " + std::to_string(g.size()) + " and " + std::to_string(h.size());
+  index_t bad = 0, first = -1;
+  for (index_t i = 0; i < g.size(); ++i) {
+    const bool gp = g.present()[i], hp = h.present()[i];
+    if (gp != hp || (gp && !same(g.values()[i], h.values()[i]))) {
+      if (first < 0) first = i;
+      ++bad;
+    }
+  }
+  if (bad == 0) return "";
+  return std::to_string(bad) + " of " + std::to_string(g.size()) + " vertices differ, first " + std::to_string(first) +
+         ": gpu " + entry_text(g, first) + ", host " + entry_text(h, first);
+}
+
+enum class vector_algorithm { bfs, bellman_ford, pagerank };
+
+const char* algorithm_name(vector_algorithm a) {
+  switch (a) {
+    case vector_algorithm::bfs: return "bfs";
+    case vector_algorithm::bellman_ford: return "sssp bellman-ford";
+    default: return "pagerank 20 it";
+  }
+}
+
+// One algorithm on one backend: the timing, and the answer of the warm-up
+// run moved to the host for the check.
+struct vector_run {
+  bool ran = false;
+  std::string failed;
+  measured m;
+  Vector<std::int64_t> level;  // bfs
+  Vector<double> value;        // sssp distances, or ranks
+};
+
+vector_run run_vector_algorithm(vector_algorithm a, const Matrix<double>& A, index_t source, bool gpu, int reps) {
+  vector_run v;
+  try {
+    bool kept = false;
+    bfs_result b;
+    sssp_result s;
+    Vector<double> pr;
+    v.m = measure(gpu, reps, [&] {
+      // Only the warm-up's answer is kept: keeping every run's would hold
+      // (and time the freeing of) one more result per run.
+      switch (a) {
+        case vector_algorithm::bfs: {
+          bfs_result r = tgb::bfs(A, source);  // direction automatic, edges as stored
+          if (!kept) b = std::move(r);
+          break;
+        }
+        case vector_algorithm::bellman_ford: {
+          sssp_result r = sssp_bellman_ford(A, source);
+          if (!kept) s = std::move(r);
+          break;
+        }
+        case vector_algorithm::pagerank: {
+          Vector<double> r = pagerank(A, pagerank_options{0.85, 20});
+          if (!kept) pr = std::move(r);
+          break;
+        }
+      }
+      kept = true;
+      // The stop event then follows every kernel, on whichever stream it ran.
+      if (gpu) cuda_synchronize();
+      return std::string();
+    });
+    char text[160];
+    switch (a) {
+      case vector_algorithm::bfs: {
+        b.level.to(backend::host);
+        std::int64_t depth = 0;
+        for (index_t i = 0; i < b.level.size(); ++i)
+          if (b.level.present()[i]) depth = std::max(depth, b.level.values()[i]);
+        std::snprintf(text, sizeof text, "%lld reached, depth %lld, %lld push + %lld pull steps",
+                      (long long)b.level.nvals(), (long long)depth, (long long)b.push_steps, (long long)b.pull_steps);
+        v.level = std::move(b.level);
+        break;
+      }
+      case vector_algorithm::bellman_ford: {
+        s.distance.to(backend::host);
+        std::snprintf(text, sizeof text, "%lld reached, %lld rounds", (long long)s.distance.nvals(),
+                      (long long)s.rounds);
+        v.value = std::move(s.distance);
+        break;
+      }
+      case vector_algorithm::pagerank: {
+        pr.to(backend::host);
+        double sum = 0;
+        for (index_t i = 0; i < pr.size(); ++i)
+          if (pr.present()[i]) sum += pr.values()[i];
+        std::snprintf(text, sizeof text, "rank sum %.12f", sum);
+        v.value = std::move(pr);
+        break;
+      }
+    }
+    v.m.result = text;
+    v.ran = true;
+  } catch (const std::exception& e) {
+    v.failed = json_safe(e.what());
+    v.m = measured{};
+  }
+  return v;
+}
+
+// "" when the GPU's answer is the host's within the algorithm's tolerance:
+// levels exactly; Bellman-Ford relative 1e-9 (the same sums, but min.plus may
+// take equal paths in another order); PageRank absolute 1e-12 (plus
+// reductions in another order).
+std::string check_vector_algorithm(vector_algorithm a, const vector_run& g, const vector_run& h) {
+  switch (a) {
+    case vector_algorithm::bfs:
+      return g.level == h.level ? "" : differences(g.level, h.level, [](std::int64_t x, std::int64_t y) { return x == y; });
+    case vector_algorithm::bellman_ford:
+      return differences(g.value, h.value, [](double x, double y) {
+        return x == y || std::fabs(x - y) <= 1e-9 * std::max(std::fabs(x), std::fabs(y));
+      });
+    default: return differences(g.value, h.value, [](double x, double y) { return std::fabs(x - y) <= 1e-12; });
+  }
+}
+
+void run_vector_algorithms(const std::string& name, const Matrix<double>& A0, const algorithm_options& o,
+                           std::ofstream* json) {
+  const index_t n = A0.nrows(), edges = A0.nvals();
+  if (n == 0) return;
+  std::int64_t degree = 0;
+  const index_t source = largest_out_degree(A0, &degree);
+  std::printf("# %s: bfs and sssp from vertex %lld (out-degree %lld, the largest); MTEPS = %lld edges / median time\n",
+              name.c_str(), (long long)source, (long long)degree, (long long)edges);
+  const vector_algorithm algos[] = {vector_algorithm::bfs, vector_algorithm::bellman_ford, vector_algorithm::pagerank};
+  constexpr int count = 3;
+  vector_run gpu_runs[count], host_runs[count];
+  const bool with_gpu = o.gpu && gpu_available();
+  for (backend w : {backend::cuda, backend::host}) {
+    const bool gpu = w == backend::cuda;
+    if (gpu ? !with_gpu : !o.host) continue;
+    const char* impl = gpu ? "tgb-cuda" : "tgb-host";
+    // As for tc above: the full repeat count on each side.
+    const int reps = gpu ? o.reps : o.host_reps;
+    const Matrix<double> A = placed(A0, w);
+    for (int k = 0; k < count; ++k) {
+      vector_run& r = (gpu ? gpu_runs : host_runs)[k];
+      r = run_vector_algorithm(algos[k], A, source, gpu, reps);
+      const double rate = mteps(edges, median_of(r.m.ms));
+      char note[64];
+      std::snprintf(note, sizeof note, "%.1f MTEPS", rate);
+      char extra[192];
+      std::snprintf(extra, sizeof extra, ",\"vertices\":%lld,\"edges\":%lld,\"source\":%lld,\"mteps\":%.6g",
+                    (long long)n, (long long)edges, (long long)source, rate);
+      report(json, name, algorithm_name(algos[k]), impl, r.m, r.ran ? note : "failed: " + r.failed, extra);
+    }
+  }
+  std::printf("\n# %s: vector algorithms, GPU against host (speed-up = host ms / gpu ms)\n", name.c_str());
+  std::printf("%-18s %10s %12s %-18s %11s %11s %10s %10s %8s  %s\n", "graph", "vertices", "edges", "algorithm",
+              "gpu_ms", "host_ms", "gpu_MTEPS", "host_MTEPS", "speedup", "check");
+  for (int k = 0; k < count; ++k) {
+    const vector_run &g = gpu_runs[k], &h = host_runs[k];
+    const char* algo = algorithm_name(algos[k]);
+    std::string check;
+    if (!g.failed.empty()) check = "gpu failed: " + g.failed;
+    else if (!h.failed.empty()) check = "host failed: " + h.failed;
+    else if (!g.ran || !h.ran) check = "unchecked (one backend only)";
+    else {
+      const std::string diff = check_vector_algorithm(algos[k], g, h);
+      if (diff.empty()) check = "ok";
+      else {
+        check = "FAILED: " + diff;
+        std::printf("CHECK FAILED: %s %s: %s\n", name.c_str(), algo, diff.c_str());
+      }
+    }
+    const double gms = g.ran ? median_of(g.m.ms) : 0.0, hms = h.ran ? median_of(h.m.ms) : 0.0;
+    const double speedup = gms > 0 && hms > 0 ? hms / gms : 0.0;
+    std::printf("%-18s %10lld %12lld %-18s %11.3f %11.3f %10.1f %10.1f %7.2fx  %s\n", name.c_str(), (long long)n,
+                (long long)edges, algo, gms, hms, mteps(edges, gms), mteps(edges, hms), speedup, check.c_str());
+    if (json && *json)
+      *json << "{\"section\":\"algorithms\",\"matrix\":\"" << name << "\",\"op\":\"" << algo
+            << "\",\"impl\":\"gpu-vs-host\",\"vertices\":" << n << ",\"edges\":" << edges << ",\"source\":" << source
+            << ",\"gpu_ms\":" << gms << ",\"host_ms\":" << hms << ",\"gpu_mteps\":" << mteps(edges, gms)
+            << ",\"host_mteps\":" << mteps(edges, hms) << ",\"speedup\":" << speedup
+            << ",\"gpu_peak_mb\":" << g.m.peak_mb << ",\"check\":\"" << check << "\"}\n"
+            << std::flush;
+  }
+  std::fflush(stdout);
 }
 
 }  // namespace
@@ -204,6 +438,7 @@ void run_algorithms(const std::string& name, const Matrix<double>& A0, const alg
     GrB_Matrix_free(&gL);
   }
 #endif
+  if (o.vector_algorithms) run_vector_algorithms(name, A0, o, json);
 }
 
 }  // namespace bench

@@ -1,5 +1,6 @@
 // tgb-bench --algorithms: triangle counting, multi-source BFS and Markov
-// clustering on each backend (bench/algorithms.cpp).
+// clustering on each backend, then single-source BFS, Bellman-Ford SSSP and
+// PageRank with the GPU checked against the host (bench/algorithms.cpp).
 #pragma once
 
 #include <fstream>
@@ -17,6 +18,9 @@ struct algorithm_options {
   // MCL's first expansion squares the graph before pruning: on power-law
   // graphs with hubs that is most of n^2, so larger graphs are left out.
   tgb::index_t mcl_max_vertices = 20000;
+  // The single-source BFS, Bellman-Ford and PageRank rows and their GPU/host
+  // table; off leaves the mode's output as it was before they were added.
+  bool vector_algorithms = true;
 };
 
 void run_algorithms(const std::string& name, const tgb::Matrix<double>& A, const algorithm_options& o,

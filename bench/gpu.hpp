@@ -96,6 +96,24 @@ big_product past_2_31(int reps);
 // and says so in the note.
 timing cusparse(op o, const tgb::csr<double>& A, int reps, tgb::csr<double>* result);
 
+// --spmv: w = A u (plus_times, fp64), tgb's device mxv against cuSPARSE
+// SpMV. Both sides multiply the same dense u: every element stored, values
+// that change from one index to the next, so that a product taken from the
+// wrong column changes the sum.
+inline double spmv_u(long long i) { return 1.0 + double(i % 7) * 0.25; }
+// tgb on the GPU, A stored as rows (rows_form) or tiles; push: w = u' A by
+// vxm (w of A.ncols(), u of A.nrows(); the caller passes A' to get A u),
+// else w = A u by mxv (the pull over A's rows). A and u are on the device
+// before the timed region, a fresh w each run; `y` receives w dense (0 where
+// not stored). Failures come back as the note, ran = false.
+timing tgb_cuda_mxv(const tgb::Matrix<double>& A, bool rows_form, bool push, int reps, std::vector<double>* y);
+// cusparseSpMV on 32-bit CSR, y = A u, CUSPARSE_SPMV_ALG_DEFAULT or
+// CUSPARSE_SPMV_CSR_ALG2; handle, buffer and preprocessing (CUDA 12.4+)
+// outside the timed region. A's columns are taken as the larger of its row
+// count and its largest column + 1 (csr does not carry them; y does not
+// depend on empty trailing columns).
+timing cusparse_spmv(const tgb::csr<double>& A, int reps, std::vector<double>* y, bool alg2);
+
 // Time of work issued on tgb's current stream, by CUDA events, or of host
 // work by the steady clock.
 class stopwatch {

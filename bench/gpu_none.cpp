@@ -33,6 +33,16 @@ timing cusparse(op, const tgb::csr<double>&, int, tgb::csr<double>*) {
   t.note = "no CUDA backend";
   return t;
 }
+timing tgb_cuda_mxv(const tgb::Matrix<double>&, bool, bool, int, std::vector<double>*) {
+  timing t;
+  t.note = "no CUDA backend";
+  return t;
+}
+timing cusparse_spmv(const tgb::csr<double>&, int, std::vector<double>*, bool) {
+  timing t;
+  t.note = "no CUDA backend";
+  return t;
+}
 std::string set_pool_policy(bool) { return "no CUDA backend"; }
 void set_gpu_fused_max(double) {}
 void set_gpu_warp_pair(double) {}

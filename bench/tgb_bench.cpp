@@ -6,9 +6,17 @@
 //   tgb-bench [--reps N] [--host-reps N] [--json FILE] [--large] [--only NAMES] [--ops OPS]
 //             [--no-host] [--no-gpu] [--threads N] [--algorithms [--no-mcl]]
 //             [--data DIR] [--write-mtx DIR] [--pool keep|release] [--host-check-max P]
-//             [--gpu-method M] [--gpu-fused-max P] [--gpu-warp-pair P] [FILE.mtx ...]
+//             [--gpu-method M] [--gpu-fused-max P] [--gpu-warp-pair P] [--spmv] [FILE.mtx ...]
 // --algorithms runs the graph algorithms (bench/algorithms.cpp) instead of
 // the products, on the generated power-law graph and the files given.
+// --spmv runs w = A u (plus_times, fp64) instead of the products, on the same
+// suite (--only, --large, --data, the files given; rectangular files too):
+// tgb's device mxv with A as tiles and as rows, tgb's vxm push over A' (the
+// same w), cuSPARSE SpMV (CSR, 32-bit indices) with the default algorithm
+// and CSR_ALG2. Each result is checked against cuSPARSE's default (the host
+// product where that fails), per element within 1e-9 of sum |a_ij u_j|;
+// one row per matrix of median ms, the GB/s of the fastest tgb pull and the
+// ratio fastest cuSPARSE / fastest tgb pull, then its geometric mean.
 // --data DIR adds the real graphs of the default suite (real_graphs below)
 // from DIR (a copy of ../shared/data); a missing one is reported and skipped.
 // --write-mtx DIR writes every selected suite matrix (generated and real, as
@@ -58,7 +66,7 @@ namespace {
 
 struct options {
   int reps = 10, host_reps = 10, threads = 0;
-  bool large = false, host = true, gpu = true, algorithms = false, mcl = true, pool_keep = true;
+  bool large = false, host = true, gpu = true, algorithms = false, mcl = true, pool_keep = true, spmv = false;
   std::string json, only, ops, data, write_mtx;
   double host_check_max = INFINITY;
   std::vector<std::string> files;
@@ -577,6 +585,204 @@ void run_matrix(const std::string& name, const Matrix<double>& A0, const options
   }
 }
 
+// --spmv (see the top of this file).
+using suite_list = std::vector<std::pair<std::string, std::function<Matrix<double>()>>>;
+
+struct spmv_summary {
+  std::vector<std::pair<std::string, double>> best, tiles, rows, rule;  // (matrix, cuSPARSE ms / tgb ms)
+  long long mismatches = 0;
+};
+
+// Elements of `got` farther from `want` than rel_tol * scale: a sum taken in
+// another order differs by rounding relative to the magnitudes summed
+// (sum |a_ij u_j|), not to the result, which cancels to near 0 in the
+// Laplacian's rows. Returns the first such element, "" if none.
+std::string compare_spmv(const std::vector<double>& got, const std::vector<double>& want,
+                         const std::vector<double>& scale, double rel_tol, long long* bad) {
+  *bad = 0;
+  if (got.size() != want.size())
+    return "size " + std::to_string(got.size()) + " vs " + std::to_string(want.size());
+  std::string why;
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    const bool ok = std::fabs(got[i] - want[i]) <= rel_tol * scale[i] || (std::isnan(got[i]) && std::isnan(want[i]));
+    if (ok) continue;
+    if (!(*bad)++)
+      why = "element " + std::to_string(i) + ": " + std::to_string(got[i]) + " vs " + std::to_string(want[i]);
+  }
+  return why;
+}
+
+void run_spmv(const std::string& name, const Matrix<double>& A, const options& o, const std::string& device,
+              spmv_summary& sum) {
+  const csr<double> Acsr = A.to_csr();
+  const long long nrows = A.nrows(), ncols = A.ncols(), nnz = A.nvals();
+  // The host product: the tolerance's scale, and the reference where cuSPARSE fails.
+  std::vector<double> host_y(nrows, 0.0), scale(nrows, 0.0);
+  for (long long i = 0; i < nrows; ++i)
+    for (offset_t p = Acsr.rowptr[i]; p < Acsr.rowptr[i + 1]; ++p) {
+      const double x = Acsr.values[p] * spmv_u(Acsr.colidx[p]);
+      host_y[i] += x;
+      scale[i] += std::fabs(x);
+    }
+  // vxm computes u' A: over A' that is (A u)', the same w as the pull's, so
+  // all five columns are checked against one reference and time one product.
+  Matrix<double> At(A.ncols(), A.nrows());
+  transpose(At, no_mask, no_accum, A);
+
+  struct impl_run {
+    const char* name;
+    timing t;
+    std::vector<double> y;
+    std::string check = "not run";
+  };
+  impl_run cs{"cusparse", {}, {}}, cs2{"cusparse-alg2", {}, {}}, tiles{"tgb-tiles", {}, {}}, rws{"tgb-rows", {}, {}},
+      push{"tgb-push", {}, {}};
+  auto guarded = [&](impl_run& r, auto&& f) {
+    try {
+      trim_pool();  // each warm-up starts from the same empty pool
+      r.t = f(&r.y);
+    } catch (const std::exception& e) {
+      r.t = timing{};
+      r.t.note = e.what();
+    }
+  };
+  // cuSPARSE first, as the products' rows run it first.
+  guarded(cs, [&](std::vector<double>* y) { return cusparse_spmv(Acsr, o.reps, y, false); });
+  guarded(cs2, [&](std::vector<double>* y) { return cusparse_spmv(Acsr, o.reps, y, true); });
+  guarded(tiles, [&](std::vector<double>* y) { return tgb_cuda_mxv(A, false, false, o.reps, y); });
+  guarded(rws, [&](std::vector<double>* y) { return tgb_cuda_mxv(A, true, false, o.reps, y); });
+  guarded(push, [&](std::vector<double>* y) { return tgb_cuda_mxv(At, false, true, o.reps, y); });
+
+  const std::vector<double>& ref = cs.t.ran ? cs.y : host_y;
+  std::string note = cs.t.ran ? "" : "reference: host product (cuSPARSE default did not run)";
+  if (cs.t.ran) cs.check = "reference";
+  int bad_impls = 0;
+  for (impl_run* r : {&cs2, &tiles, &rws, &push}) {
+    if (!r->t.ran) continue;
+    long long bad = 0;
+    const std::string why = compare_spmv(r->y, ref, scale, 1e-9, &bad);
+    r->check = why.empty() ? "ok" : "MISMATCH";
+    if (!why.empty()) {
+      ++bad_impls;
+      ++sum.mismatches;
+      std::printf("# %s %s: MISMATCH against %s: %lld of %lld elements, first %s\n", name.c_str(), r->name,
+                  cs.t.ran ? "cuSPARSE default" : "the host product", bad, nrows, why.c_str());
+    }
+  }
+  for (impl_run* r : {&cs, &cs2, &tiles, &rws, &push})
+    if (!r->t.note.empty()) std::printf("# %s %s: %s%s\n", name.c_str(), r->name, r->t.ran ? "" : "not run: ", r->t.note.c_str());
+
+  // A mismatching result is no candidate for the fastest.
+  auto usable = [](const impl_run& r) { return r.t.ran && !r.t.ms.empty() && r.check != "MISMATCH"; };
+  auto fastest = [&](std::initializer_list<const impl_run*> rs) {
+    double best = NAN;
+    for (const impl_run* r : rs)
+      if (usable(*r) && !(median(r->t.ms) >= best)) best = median(r->t.ms);
+    return best;
+  };
+  const double tgb_ms = fastest({&tiles, &rws}), cs_ms = fastest({&cs, &cs2});
+  const double bytes = double(nnz) * 12 + double(nrows) * 16 + double(ncols) * 8;
+  const double gbps = bytes / (tgb_ms * 1e-3) / 1e9;
+  const double ratio = cs_ms / tgb_ms;
+  // The form tgb's storage rule keeps A in: what a caller gets without set_storage.
+  const bool rule_rows = A.row_form() != nullptr;
+  const impl_run& by_rule = rule_rows ? rws : tiles;
+  const double rule_ratio = usable(by_rule) ? cs_ms / median(by_rule.t.ms) : NAN;
+  if (!std::isnan(rule_ratio)) sum.rule.push_back({name, rule_ratio});
+  if (!std::isnan(ratio)) {
+    sum.best.push_back({name, ratio});
+    if (usable(tiles)) sum.tiles.push_back({name, cs_ms / median(tiles.t.ms)});
+    if (usable(rws)) sum.rows.push_back({name, cs_ms / median(rws.t.ms)});
+  }
+  auto ms_text = [](const impl_run& r) {
+    char b[32];
+    if (!r.t.ran || r.t.ms.empty()) return std::string("-");
+    std::snprintf(b, sizeof b, "%.4f", median(r.t.ms));
+    return std::string(b);
+  };
+  auto num = [](const char* fmt, double x) {
+    char b[32];
+    if (std::isnan(x)) return std::string("-");
+    std::snprintf(b, sizeof b, fmt, x);
+    return std::string(b);
+  };
+  const std::string check = bad_impls ? "MISMATCH(" + std::to_string(bad_impls) + ")" : "ok";
+  std::printf("%-18s %10lld %11lld %10s %10s %10s %10s %10s %8s %8s %6s %8s  %s\n", name.c_str(), nrows, nnz,
+              ms_text(tiles).c_str(), ms_text(rws).c_str(), ms_text(push).c_str(), ms_text(cs).c_str(),
+              ms_text(cs2).c_str(), num("%.1f", gbps).c_str(), num("%.3f", ratio).c_str(),
+              rule_rows ? "rows" : "tiles", num("%.3f", rule_ratio).c_str(), check.c_str());
+  std::fflush(stdout);
+  if (json_out) {
+    std::ostringstream js;
+    js << "{\"section\":\"spmv\",\"matrix\":\"" << json_escape(name) << "\",\"device\":\"" << json_escape(device)
+       << "\",\"op\":\"mxv_plus_times_f64\",\"nrows\":" << nrows << ",\"ncols\":" << ncols << ",\"nnz\":" << nnz
+       << ",\"runs\":" << o.reps;
+    for (const impl_run* r : {&tiles, &rws, &push, &cs, &cs2}) {
+      std::string k = r->name;
+      std::replace(k.begin(), k.end(), '-', '_');
+      const bool ran = r->t.ran && !r->t.ms.empty();
+      js << ",\"" << k << "_median_ms\":" << (ran ? median(r->t.ms) : 0.0) << ",\"" << k
+         << "_min_ms\":" << (ran ? *std::min_element(r->t.ms.begin(), r->t.ms.end()) : 0.0) << ",\"" << k
+         << "_peak_mb\":" << r->t.peak_bytes / 1048576.0 << ",\"" << k
+         << "_pool_peak_mb\":" << r->t.pool_peak_bytes / 1048576.0 << ",\"" << k << "_check\":\"" << r->check
+         << "\",\"" << k << "_note\":\"" << json_escape(r->t.note) << "\"";
+    }
+    js << ",\"rule_form\":\"" << (rule_rows ? "rows" : "tiles") << "\",\"rule_ratio\":"
+       << (std::isnan(rule_ratio) ? 0.0 : rule_ratio);
+    js << ",\"bytes\":" << bytes << ",\"gbps\":" << (std::isnan(gbps) ? 0.0 : gbps)
+       << ",\"ratio\":" << (std::isnan(ratio) ? 0.0 : ratio) << ",\"check\":\"" << check << "\",\"note\":\""
+       << json_escape(note) << "\"}\n";
+    json_out << js.str() << std::flush;
+  }
+}
+
+int run_spmv_suite(const suite_list& suite, const options& o) {
+  if (!(o.gpu && gpu_available())) {
+    std::printf("# --spmv: no GPU (%s)\n", o.gpu ? gpu_description().c_str() : "--no-gpu");
+    return 1;
+  }
+  const std::string device = gpu_description();
+  std::printf("# spmv: w = A u, plus_times fp64, u dense (1 + (i %% 7) / 4); median ms of %d runs, warm-up "
+              "excluded; tgb push = vxm over A'; GB/s = (12 nnz + 16 nrows + 8 ncols) bytes / fastest tgb pull; "
+              "cs/tgb = fastest cuSPARSE / fastest tgb pull\n",
+              o.reps);
+  std::printf("%-18s %10s %11s %10s %10s %10s %10s %10s %8s %8s %6s %8s  %s\n", "matrix", "nrows", "nnz",
+              "tiles_ms", "rows_ms", "push_ms", "cs_ms", "cs_alg2_ms", "GB/s", "cs/tgb", "rule", "cs/rule", "check");
+  spmv_summary sum;
+  for (const auto& [name, make] : suite) {
+    if (!selected(o.only, name)) continue;
+    try {
+      const Matrix<double> A = make();
+      run_spmv(name, A, o, device, sum);
+    } catch (const std::exception& e) {
+      std::printf("# %s: %s\n", name.c_str(), e.what());
+    }
+  }
+  auto geomean = [](const std::vector<std::pair<std::string, double>>& v) {
+    double s = 0;
+    for (const auto& x : v) s += std::log(x.second);
+    return v.empty() ? NAN : std::exp(s / v.size());
+  };
+  std::printf("\n# spmv summary (cuSPARSE / tgb, > 1 is tgb faster)\n");
+  if (!sum.best.empty()) {
+    const auto worst = *std::min_element(sum.best.begin(), sum.best.end(),
+                                         [](const auto& a, const auto& b) { return a.second < b.second; });
+    std::printf("# fastest cuSPARSE / fastest tgb pull: geomean %.3fx over %zu matrices, worst %.3fx (%s)\n",
+                geomean(sum.best), sum.best.size(), worst.second, worst.first.c_str());
+  } else {
+    std::printf("# fastest cuSPARSE / fastest tgb pull: no matrix with both\n");
+  }
+  std::printf("# fastest cuSPARSE / tgb tiles: geomean %.3fx over %zu matrices\n", geomean(sum.tiles), sum.tiles.size());
+  std::printf("# fastest cuSPARSE / tgb rows: geomean %.3fx over %zu matrices\n", geomean(sum.rows), sum.rows.size());
+  std::printf("# fastest cuSPARSE / tgb in the storage rule's form: geomean %.3fx over %zu matrices\n",
+              geomean(sum.rule), sum.rule.size());
+  std::printf("# MISMATCH: %lld\n", sum.mismatches);
+#if defined(TGB_BENCH_GRAPHBLAS)
+  GrB_finalize();
+#endif
+  return 0;
+}
+
 // The name of a matrix file: its base name without .gz, .mtx, .txt, .csv.
 std::string file_stem(const std::string& path) {
   std::string b = path.substr(path.find_last_of('/') + 1);
@@ -718,6 +924,7 @@ int main(int argc, char** argv) {
     else if (a == "--threads") o.threads = std::atoi(next().c_str());
     else if (a == "--algorithms") o.algorithms = true;
     else if (a == "--no-mcl") o.mcl = false;
+    else if (a == "--spmv") o.spmv = true;
     else if (a == "--data") o.data = next();
     else if (a == "--gpu-method") {
       const std::string v = next();
@@ -804,6 +1011,7 @@ int main(int argc, char** argv) {
   std::printf("# tgb-bench: GPU %s; device copy bandwidth %.0f GB/s; host %d threads; reps %d (host %d)\n",
               gpu_description().c_str(), bw, omp_get_max_threads(), o.reps, o.host_reps);
   std::printf("# pool: %s\n", pool.c_str());
+  if (o.spmv) return run_spmv_suite(suite, o);
   std::printf("# stored bytes: tgb = every array of the form it stores (tiles, or rows where its storage rule keeps "
               "rows); CSR = 32-bit indices: 4*(rows+1) + nnz*(4 + value bytes), i.e. 12 bytes/entry + 4 bytes/row "
               "for fp64\n");
