@@ -154,7 +154,7 @@ void mxm_cuda(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Semirin
 // ---- the element-wise operations on the device ---------------------------
 inline not_implemented device_unsupported(const char* op, const std::string& why) {
   return not_implemented(std::string("tgb::") + op + " on the GPU: " + why +
-                         "; or move the operands to the host with Matrix::to()");
+                         "; or move the operands to the host with to() (Matrix::to, Vector::to)");
 }
 inline void check_device_accum(const char* op, int code) {
   if (code == -1) throw device_unsupported(op, "the accumulator must be a predefined operator");

@@ -6,10 +6,10 @@
 // later behind the same interface.
 //
 // A vector lives on the host or on the CUDA device (to(), location()), in the
-// same layout there (detail::device_vector). mxv and vxm run where their
-// operands live; the other vector operations and element access run on the
-// host, and a device vector there throws (nothing is copied behind the
-// caller's back, as for Matrix).
+// same layout there (detail::device_vector). Every vector operation runs where
+// its operands live (detail/vector_device.hpp says what the device runs);
+// element access, extract_tuples, ==, build and resize need a host vector
+// (nothing is copied behind the caller's back, as for Matrix).
 #pragma once
 
 #include <memory>
@@ -162,12 +162,15 @@ class Vector {
   // operation's result is made on first asking (one wait for the GPU).
   index_t nvals() const {
     if (!dev_) return v_.nvals;
-    std::lock_guard<std::mutex> hold(detail::tile_copy_mutex(this));
-    if (dev_->nvals < 0) dev_->nvals = detail::device_count_nonzero(dev_->present.data(), dev_->n, current_stream());
-    return dev_->nvals;
+    index_t k = dev_->nvals.load();
+    if (k < 0) {
+      k = detail::device_count_nonzero(dev_->present.data(), dev_->n, current_stream());
+      dev_->nvals = k;  // racing readers store the same count
+    }
+    return k;
   }
 
-  // Where the storage lives; mxv and vxm run there.
+  // Where the storage lives; operations on the vector run there.
   backend location() const noexcept { return dev_ ? backend::cuda : backend::host; }
   // Moves the vector to the host or to the CUDA device (copies issued on the
   // current stream), as Matrix::to does; throws not_implemented without a
@@ -196,7 +199,7 @@ class Vector {
         h.n = dev_->n;
         h.values = dev_->values.to_host();
         h.present = dev_->present.to_host();
-        if (dev_->nvals >= 0) h.nvals = dev_->nvals;
+        if (dev_->nvals.load() >= 0) h.nvals = dev_->nvals.load();
         else h.recount();
         return h;
       });

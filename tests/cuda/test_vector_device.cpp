@@ -5,6 +5,7 @@
 // semirings with operand-order-sensitive multiplies (first, second) and the
 // atomic monoids of every type. Values are small integers, so floating-point
 // sums are exact whatever order the device folds them in.
+#include <algorithm>
 #include <random>
 #include <string>
 
@@ -361,6 +362,11 @@ void elementwise_for(std::uint64_t seed) {
       REQUIRE(reduce(plus_monoid{}, ud) == reduce(plus_monoid{}, u));
       REQUIRE(reduce(min_monoid{}, ud) == reduce(min_monoid{}, u));
       REQUIRE(reduce(max_monoid{}, ud) == reduce(max_monoid{}, u));
+      // any: some stored value (the identity only where nothing is stored).
+      const auto um = to_vmap(u);
+      const TU any_value = reduce(any_monoid{}, ud);
+      if (um.empty()) REQUIRE(any_value == any_monoid{}.identity<TU>());
+      else REQUIRE(std::any_of(um.begin(), um.end(), [&](const auto& e) { return e.second == any_value; }));
       TW s1 = TW(1), s2 = TW(1);
       reduce(s1, plus{}, max_monoid{}, ud);
       reduce(s2, plus{}, max_monoid{}, u);

@@ -17,7 +17,9 @@
 
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
+#include <type_traits>
 
 #include "tgb/algorithms/bfs.hpp"
 #include "tgb/operations.hpp"
@@ -48,6 +50,17 @@ sssp_result sssp_bellman_ford(const Matrix<T>& A, index_t source, const sssp_opt
   const index_t cap = opt.max_rounds > 0 ? opt.max_rounds : n;
   const double inf = std::numeric_limits<double>::infinity();
   const backend where = A.location();
+  // The weights as double once (each round's product would cast them again).
+  std::optional<Matrix<double>> cast;
+  if constexpr (!std::is_same_v<T, double>) {
+    cast.emplace(A.nrows(), A.ncols());
+    cast->to(where);
+    apply(*cast, no_mask, no_accum, identity{}, A);
+  }
+  const auto& W = [&]() -> const Matrix<double>& {
+    if constexpr (std::is_same_v<T, double>) return A;
+    else return *cast;
+  }();
   sssp_result r{Vector<double>(n)};
   Vector<double> f(n), t(n, where);
   Vector<bool> better(n, where);
@@ -58,7 +71,7 @@ sssp_result sssp_bellman_ford(const Matrix<T>& A, index_t source, const sssp_opt
   const descriptor replace = descriptor{}.with_replace();
   while (f.nvals() > 0 && r.rounds < cap) {
     ++r.rounds;
-    vxm(t, no_mask, no_accum, min_plus, f, A);
+    vxm(t, no_mask, no_accum, min_plus, f, W);
     ewise_union(better, no_mask, no_accum, lt{}, t, inf, r.distance, inf);
     assign(r.distance, better, no_accum, t, all);
     assign(f, better, no_accum, t, all, replace);

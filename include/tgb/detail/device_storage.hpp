@@ -3,6 +3,7 @@
 // and copy, so host-only code can own and move device matrices.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <utility>
 
@@ -236,11 +237,22 @@ index_t device_count_nonzero(const std::uint8_t* p, index_t n, stream_t s);
 template <class T>
 struct device_vector {
   index_t n = 0;
-  index_t nvals = -1;
+  // Atomic: the first reader of a const vector stores it while others may
+  // read it (an operation reading the vector as its input).
+  std::atomic<index_t> nvals{-1};
   device_buffer<T> values;
   device_buffer<std::uint8_t> present;
 
   device_vector() = default;
+  device_vector(device_vector&& o) noexcept
+      : n(o.n), nvals(o.nvals.load()), values(std::move(o.values)), present(std::move(o.present)) {}
+  device_vector& operator=(device_vector&& o) noexcept {
+    n = o.n;
+    nvals = o.nvals.load();
+    values = std::move(o.values);
+    present = std::move(o.present);
+    return *this;
+  }
   // n elements, none stored (values zero, so that a copy reads nothing unset).
   device_vector(index_t size, stream_t s)
       : n(size), nvals(0), values(static_cast<std::size_t>(size), s), present(static_cast<std::size_t>(size), s) {
@@ -255,7 +267,7 @@ template <class T>
 device_vector<T> clone(const device_vector<T>& d, stream_t s) {
   device_vector<T> c;
   c.n = d.n;
-  c.nvals = d.nvals;
+  c.nvals = d.nvals.load();
   c.values = d.values.clone(s);
   c.present = d.present.clone(s);
   return c;

@@ -349,10 +349,13 @@ void run_vector_product(const vector_operand<T>& A, bool push, bool matrix_first
                         const std::uint8_t* up, const std::uint8_t* admit, const Semiring& s, device_vector<T>& t, stream_t st) {
   using Mul = typename Semiring::mul_type;
   using Flip = typename mul_flipped<Mul>::type;
-  if (matrix_first || mul_commutes<Mul>) {
+  if constexpr (mul_commutes<Mul>) {
+    launch_vector_product<true>(A, push, u, up, admit, s, t, st);
+  } else if (matrix_first) {
     launch_vector_product<true>(A, push, u, up, admit, s, t, st);
   } else if constexpr (!std::is_void_v<Flip>) {
-    launch_vector_product<true>(A, push, u, up, admit, semiring<typename Semiring::add_type, Flip>{s.add, Flip{}}, t, st);
+    launch_vector_product<true>(A, push, u, up, admit, semiring<typename Semiring::add_type, Flip>{s.add, Flip{}},
+                                t, st);
   } else {
     launch_vector_product<false>(A, push, u, up, admit, s, t, st);
   }

@@ -51,7 +51,7 @@ struct cast_fn {
 template <class TW, class TU>
 device_vector<TW> vector_cast(const device_vector<TU>& u, stream_t s) {
   device_vector<TW> t = vector_map<TW>(u.n, cast_fn<TW, TU>{u.values.data(), u.present.data()}, s, "vector cast");
-  t.nvals = u.nvals;
+  t.nvals = u.nvals.load();
   return t;
 }
 
@@ -99,7 +99,7 @@ template <class TW, class TU>
 device_vector<TW> vector_apply(const device_vector<TU>& u, const coded_unary& f, stream_t s) {
   device_vector<TW> t =
       vector_map<TW>(u.n, apply_fn<TW, TU>{u.values.data(), u.present.data(), f}, s, "vector apply");
-  t.nvals = u.nvals;
+  t.nvals = u.nvals.load();
   return t;
 }
 
@@ -126,7 +126,7 @@ template <class TW, class TU>
 device_vector<TW> vector_apply_index(const device_vector<TU>& u, int code, const coded_scalar& thunk, stream_t s) {
   device_vector<TW> t = vector_map<TW>(u.n, apply_index_fn<TW, TU>{u.values.data(), u.present.data(), code, thunk},
                                        s, "vector apply_index");
-  t.nvals = u.nvals;
+  t.nvals = u.nvals.load();
   return t;
 }
 
@@ -164,56 +164,81 @@ device_vector<T> vector_fill(index_t n, T x, stream_t s) {
 }
 
 // ---- reduction -----------------------------------------------------------------
-// Each block folds a contiguous stretch of u (from the monoid's identity) and
-// counts the stored entries; one block then folds the blocks' values in block
-// order.
+// Each block folds a contiguous stretch of u and counts the stored entries;
+// one block then folds the blocks' values in block order. Values travel with
+// a flag saying whether they hold anything, so that a monoid whose identity
+// absorbs (any: any(identity, x) is the identity) still returns a stored
+// value.
 constexpr int kReduceBlocks = 1024, kReduceThreads = 256;
 
 template <class T>
-__device__ T block_fold(T x, const coded_monoid& m, T* smem) {
+__device__ inline void fold_in(T& acc, bool& has, T x, bool x_has, const coded_monoid& m) {
+  if (!x_has) return;
+  acc = has ? m(acc, x) : x;
+  has = true;
+}
+
+// The fold of the block's (x, has) in thread order; meaningful in thread 0.
+template <class T>
+__device__ T block_fold(T x, bool& has, const coded_monoid& m, T* smem, int* smem_has) {
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   for (int o = 16; o > 0; o >>= 1) {
     T y;
     if constexpr (sizeof(T) < 4) y = static_cast<T>(__shfl_down_sync(0xFFFFFFFFu, int(x), o));
     else y = __shfl_down_sync(0xFFFFFFFFu, x, o);
-    x = m(x, y);
+    const bool y_has = __shfl_down_sync(0xFFFFFFFFu, int(has), o) != 0;
+    fold_in(x, has, y, y_has, m);
   }
-  if (lane == 0) smem[warp] = x;
+  if (lane == 0) {
+    smem[warp] = x;
+    smem_has[warp] = has;
+  }
   __syncthreads();
   if (threadIdx.x == 0) {
-    for (int w = 1; w < int(blockDim.x >> 5); ++w) x = m(x, smem[w]);
+    x = T{};
+    has = false;
+    for (int w = 0; w < int(blockDim.x >> 5); ++w) fold_in(x, has, smem[w], smem_has[w] != 0, m);
   }
-  return x;  // meaningful in thread 0
+  return x;
 }
 
 template <class T>
 __global__ void k_vector_reduce_blocks(index_t n, const T* u, const std::uint8_t* up, coded_monoid m, T* part,
-                                       unsigned long long* count) {
+                                       std::uint8_t* part_has, unsigned long long* count) {
   __shared__ T smem[kReduceThreads / 32];
+  __shared__ int smem_has[kReduceThreads / 32];
   const index_t per = (n + gridDim.x - 1) / gridDim.x;
   const index_t b = blockIdx.x * per, e = b + per < n ? b + per : n;
-  T acc = m.identity<T>();
+  T acc{};
+  bool has = false;
   unsigned long long k = 0;
   for (index_t i = b + threadIdx.x; i < e; i += blockDim.x)
     if (up[i]) {
-      acc = m(acc, u[i]);
+      fold_in(acc, has, u[i], true, m);
       ++k;
     }
   for (int o = 16; o > 0; o >>= 1) k += __shfl_down_sync(0xFFFFFFFFu, k, o);
   if ((threadIdx.x & 31) == 0 && k) atomicAdd(count, k);
-  acc = block_fold(acc, m, smem);
-  if (threadIdx.x == 0) part[blockIdx.x] = acc;
+  acc = block_fold(acc, has, m, smem, smem_has);
+  if (threadIdx.x == 0) {
+    part[blockIdx.x] = acc;
+    part_has[blockIdx.x] = has;
+  }
 }
 
 template <class T>
-__global__ void k_vector_reduce_final(int nparts, const T* part, coded_monoid m, T* out) {
+__global__ void k_vector_reduce_final(int nparts, const T* part, const std::uint8_t* part_has, coded_monoid m,
+                                      T* out) {
   __shared__ T smem[kReduceThreads / 32];
-  T acc = m.identity<T>();
+  __shared__ int smem_has[kReduceThreads / 32];
+  T acc{};
+  bool has = false;
   // Contiguous parts per thread, then threads in order: a fixed order for a
   // given n, whatever the GPU.
   const int per = (nparts + blockDim.x - 1) / blockDim.x;
-  for (int k = threadIdx.x * per; k < (int(threadIdx.x) + 1) * per && k < nparts; ++k) acc = m(acc, part[k]);
-  acc = block_fold(acc, m, smem);
+  for (int k = threadIdx.x * per; k < (int(threadIdx.x) + 1) * per && k < nparts; ++k)
+    fold_in(acc, has, part[k], part_has[k] != 0, m);
+  acc = block_fold(acc, has, m, smem, smem_has);
   if (threadIdx.x == 0) *out = acc;
 }
 
@@ -227,11 +252,14 @@ T vector_reduce(const device_vector<T>& u, const coded_monoid& m, bool* has, str
   };
   device_buffer<result> out(1, s);
   device_buffer<T> part(kReduceBlocks, s);
+  device_buffer<std::uint8_t> part_has(kReduceBlocks, s);
   device_zero(out.data(), sizeof(result), s);
   const int blocks = int(std::min<index_t>(kReduceBlocks, (u.n + kReduceThreads - 1) / kReduceThreads));
   k_vector_reduce_blocks<T><<<blocks, kReduceThreads, 0, native(s)>>>(u.n, u.values.data(), u.present.data(), m,
-                                                                       part.data(), &out.data()->count);
-  k_vector_reduce_final<T><<<1, kReduceThreads, 0, native(s)>>>(blocks, part.data(), m, &out.data()->value);
+                                                                       part.data(), part_has.data(),
+                                                                       &out.data()->count);
+  k_vector_reduce_final<T><<<1, kReduceThreads, 0, native(s)>>>(blocks, part.data(), part_has.data(), m,
+                                                                &out.data()->value);
   check(cudaGetLastError(), "vector reduce");
   const result r = read_back(out.data(), s);
   *has = r.count > 0;
