@@ -1,0 +1,15 @@
+start=$(date +%s)
+R=$OUT/r46; mkdir -p $R
+echo "tree: $(cat .data/tree.txt)"; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+export LD_LIBRARY_PATH=/usr/local/cuda/lib64:/usr/local/cuda/lib:/usr/local/cuda/targets/x86_64-linux/lib:$LD_LIBRARY_PATH
+mkdir -p /tmp/n && tar -xJf .data/bins.tar.xz -C /tmp/n || exit 1
+T=/tmp/n/tgb_tests_cuda
+timeout 200 $T "[vector]" --durations yes > $R/vector.log 2>&1; echo "vector cases rc=$? t=$(( $(date +%s) - start ))"; grep -E "FAILED|with expansion|REQUIRE" -A6 $R/vector.log | head -40 | cut -c1-300; grep -E "passed|failed|s: device" $R/vector.log | tail -8
+timeout 150 /tmp/n/tgb-bench --spmv --no-host --reps 20 --data .data --json $R/spmv.jsonl > $R/spmv.log 2>&1; echo "spmv rc=$? t=$(( $(date +%s) - start ))"
+cut -c1-160 $R/spmv.log | grep -v "^$" | tail -40
+timeout 150 compute-sanitizer --tool memcheck --error-exitcode 99 $T "device vector: residence*","device mxv: errors*","device mxv/vxm on real graphs*" > $R/san.log 2>&1; echo "memcheck rc=$? $(grep -E 'ERROR SUMMARY|test cases' $R/san.log | tail -2 | tr '\n' ' ') t=$(( $(date +%s) - start ))"
+timeout 150 compute-sanitizer --tool racecheck --error-exitcode 99 $T "device mxv/vxm on real graphs*" >> $R/san.log 2>&1; echo "racecheck rc=$? $(grep -E 'RACECHECK SUMMARY|test cases' $R/san.log | tail -2 | tr '\n' ' ') t=$(( $(date +%s) - start ))"
+timeout 100 compute-sanitizer --tool initcheck --error-exitcode 99 $T "device mxv/vxm on real graphs*" >> $R/san.log 2>&1; echo "initcheck rc=$? $(grep -E 'ERROR SUMMARY|test cases' $R/san.log | tail -2 | tr '\n' ' ') t=$(( $(date +%s) - start ))"
+grep -B2 -A12 "Invalid\|Race\|Uninitialized" $R/san.log | head -40 | cut -c1-250
+timeout 280 $T --durations yes > $R/tests.log 2>&1; echo "whole CUDA suite rc=$? t=$(( $(date +%s) - start ))"; grep -E "FAILED|with expansion" -A6 $R/tests.log | head -30 | cut -c1-300; grep -E "passed|failed" $R/tests.log | tail -2
+echo "t=$(( $(date +%s) - start ))"
