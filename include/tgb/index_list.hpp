@@ -57,6 +57,12 @@ class index_list {
   }
 
   bool is_all() const noexcept { return kind_ == kind::all; }
+  bool is_range() const noexcept { return kind_ == kind::range; }
+  // A range's first index and stride (index k is begin + k * stride).
+  index_t range_begin() const noexcept { return begin_; }
+  index_t range_stride() const noexcept { return stride_; }
+  // A list's indices (empty for all and ranges).
+  const std::vector<index_t>& list() const noexcept { return list_; }
   // Number of indices when applied to an object of size n.
   index_t count(index_t n) const noexcept {
     switch (kind_) {

@@ -8,7 +8,7 @@
 // A vector lives on the host or on the CUDA device (to(), location()), in the
 // same layout there (detail::device_vector). Every vector operation runs where
 // its operands live (detail/vector_device.hpp says what the device runs);
-// element access, extract_tuples, ==, build and resize need a host vector
+// element access, extract_tuples, build and resize need a host vector
 // (nothing is copied behind the caller's back, as for Matrix).
 #pragma once
 
@@ -273,7 +273,16 @@ class Vector {
   std::pair<std::vector<index_t>, std::vector<T>> entries() const { return extract_tuples(); }
 
   // Same size, same stored indices, equal values (== on T, so NaN != NaN).
+  // Both on the host or both on the device (one kernel and a read-back
+  // there); a host and a device vector throw.
   friend bool operator==(const Vector& a, const Vector& b) {
+    if (a.dev_ && b.dev_) {
+      if constexpr (detail::cuda::device_types<T>)
+        return detail::cuda::vector_equal<T>(*a.dev_, *b.dev_, current_stream());
+      else
+        throw not_implemented("tgb: == on device vectors needs a value type the device runs (bool, int32, int64, "
+                              "float or double)");
+    }
     a.host_only("comparison");
     b.host_only("comparison");
     if (a.v_.n != b.v_.n || a.v_.nvals != b.v_.nvals) return false;

@@ -100,7 +100,7 @@ void ewise_vector_host(const char* op, bool add, Vector<TW>& w, const Mask& mask
 
 // A list with repeated indices, as a marker over [0, n) finds them (O(n + |I|)).
 inline bool has_repeats(const index_list& I, index_t n) {
-  if (I.is_all()) return false;
+  if (I.is_all() || I.is_range()) return false;  // a range's stride is not 0
   const index_t len = I.count(n);
   if (len < 2) return false;
   buffer<std::uint8_t> seen(static_cast<std::size_t>(n), std::uint8_t(0));
@@ -163,8 +163,13 @@ void assign_scalar(Vector<TW>& w, const Mask& mask, const Accum& accum, const st
                    const index_list& I, const descriptor& desc) {
   I.check(w.size(), "assign");
   host::check_vector_mask(mask, w.size(), "assign");
-  if (vector_residence("assign", w, mask, {}) == backend::cuda)
+  if (vector_residence("assign", w, mask, {}) == backend::cuda) {
+    // A repeated index would write the same position twice: each is written once.
+    if (guard_alloc([&] { return has_repeats(I, w.size()); }))
+      return vector_assign_scalar_cuda(w, mask, accum, x, guard_alloc([&] { return without_repeats(I, w.size()); }),
+                                       desc);
     return vector_assign_scalar_cuda(w, mask, accum, x, I, desc);
+  }
   assign_scalar_host(w, mask, accum, x, I, desc);
 }
 }  // namespace detail
@@ -300,10 +305,10 @@ void assign(Vector<TW>& w, const Mask& mask, const Accum& accum, const Vector<TU
                              detail::size_text(u.size()));
   I.check(w.size(), "assign");
   detail::host::check_vector_mask(mask, w.size(), "assign");
-  if (detail::vector_residence("assign", w, mask, {{"u", u.location()}}) == backend::cuda)
-    return detail::vector_copy_cuda("assign", w, mask, accum, u, I, desc);
+  const backend where = detail::vector_residence("assign", w, mask, {{"u", u.location()}});
   if (detail::guard_alloc([&] { return detail::has_repeats(I, w.size()); }))
     throw invalid_value("tgb::assign: the index list repeats an index; which of u's values lands there is undefined");
+  if (where == backend::cuda) return detail::vector_assign_cuda(w, mask, accum, u, I, desc);
   detail::assign_host(w, mask, accum, u, I, desc);
 }
 
@@ -328,11 +333,47 @@ void extract(Vector<TW>& w, const Mask& mask, const Accum& accum, const Vector<T
   I.check(u.size(), "extract");
   detail::host::check_vector_mask(mask, w.size(), "extract");
   if (detail::vector_residence("extract", w, mask, {{"u", u.location()}}) == backend::cuda)
-    return detail::vector_copy_cuda("extract", w, mask, accum, u, I, desc);
+    return detail::vector_extract_cuda(w, mask, accum, u, I, desc);
   detail::guard_alloc([&] {
     detail::vector_finish("extract", w, mask, accum, desc.replace,
                           detail::host::vector_extract<TW>(u.bitmap(), I, len));
   });
+}
+
+// w<m> = accum(w, u(I)) with the indices held by a vector (SuiteSparse's
+// GxB_Vector_extract_Vector): I's stored values, in index order, are the
+// list, so |w| must equal I's entry count. I lives where w and u do; on the
+// device the list never comes to the host (pointer jumping in
+// connected_components: label = label(label)).
+template <class TW, class Mask, class Accum, class TU, class TI>
+void extract(Vector<TW>& w, const Mask& mask, const Accum& accum, const Vector<TU>& u, const Vector<TI>& I,
+             const descriptor& desc = {}) {
+  static_assert(std::is_integral_v<TI> && !std::is_same_v<TI, bool>, "tgb::extract: indices must be integers");
+  detail::host::check_vector_mask(mask, w.size(), "extract");
+  if (detail::vector_residence("extract", w, mask, {{"u", u.location()}, {"I", I.location()}}) == backend::cuda) {
+    if constexpr (!detail::cuda::device_types<TI>) {
+      throw detail::device_unsupported("extract", "a vector of indices must be int32 or int64");
+    } else {
+      std::optional<detail::device_vector<index_t>> keep;
+      const detail::cuda::vector_index_list L =
+          detail::cuda::vector_indices(detail::device_vector_as<index_t>(I, keep), u.size(), current_stream());
+      if (L.len != w.size())
+        throw dimension_mismatch("tgb::extract: w has size " + detail::size_text(w.size()) +
+                                 " but the index vector has " + detail::size_text(L.len) + " entries");
+      if (L.has_bad)
+        throw index_out_of_bounds("tgb::extract: index " + std::to_string(L.bad) + " is outside [0, " +
+                                  std::to_string(u.size()) + ")");
+      return detail::vector_extract_cuda(w, mask, accum, u, detail::cuda::index_source{L.list}, desc);
+    }
+  }
+  const index_list list = detail::guard_alloc([&] {
+    std::vector<index_t> out;
+    out.reserve(static_cast<std::size_t>(I.nvals()));
+    for (index_t i = 0; i < I.size(); ++i)
+      if (I.present()[i]) out.push_back(static_cast<index_t>(I.values()[i]));
+    return index_list(std::move(out));
+  });
+  extract(w, mask, accum, u, list, desc);
 }
 
 // --------------------------------------------------------------- reductions

@@ -1,6 +1,7 @@
 // tgb command line: the graph algorithms, `tc`, `bfs`, `mcl`, `lcc`,
 // `ktruss`, `bc`, and the ones written on the Vector operations, `sssp`,
-// `pagerank` and `cc` (and `bfs --parents`), which run on the host.
+// `pagerank` and `cc` (and `bfs --parents`), which run on the host unless
+// --backend cuda asks for the GPU.
 #include <omp.h>
 
 #include <chrono>
@@ -193,9 +194,9 @@ bool print_help(const std::string& cmd, const std::vector<std::string>& args) {
                  "  the k-truss of the undirected graph (K >= 3: every edge in at least K - 2 of its\n"
                  "  triangles): 'k-truss: E edges, V vertices'; -o FILE gets one line 'U V SUPPORT' per\n"
                  "  edge (U < V, sorted), SUPPORT its triangles in the truss\n"},
-      {"cc", "usage: tgb cc GRAPH [-o FILE] [--json]\n"
-             "  (weakly) connected components, host: one component id per vertex, the smallest vertex id\n"
-             "  of its component\n"},
+      {"cc", "usage: tgb cc GRAPH [-o FILE] [--backend B] [--json]\n"
+             "  (weakly) connected components (host unless --backend cuda): one component id per vertex,\n"
+             "  the smallest vertex id of its component\n"},
       {"bc", "usage: tgb bc GRAPH [--sources 0,5,9] [--batch 64] [--undirected] [-o FILE] [--backend B] [--json]\n"
              "  betweenness centrality (Brandes, exact for the sources given; all vertices without\n"
              "  --sources), unnormalized: one value per vertex, the sum over the sources s of s's\n"
@@ -215,7 +216,7 @@ bool print_help(const std::string& cmd, const std::vector<std::string>& args) {
 
 // The algorithms on the Vector operations run on the host unless asked:
 // auto and host load the graph there; --backend cuda runs them on the GPU
-// (bfs --parents, sssp, pagerank; cc throws not_implemented there).
+// (bfs --parents, sssp, pagerank, cc, bc).
 backend vector_backend(const graph_args& g) { return g.backend == "cuda" ? choose(g) : backend::host; }
 
 // With --json, the summary (`head`, fields without braces) and, without -o,
@@ -470,9 +471,10 @@ int cmd_cc(const std::vector<std::string>& args) {
   const backend where = vector_backend(g);
   const Matrix<double> A = load<double>(g, where);
   const auto t0 = std::chrono::steady_clock::now();
-  const Vector<std::int64_t> c =
-      in_context("tgb cc: components of " + g.file, [&] { return connected_components(A); });
+  Vector<std::int64_t> c = in_context("tgb cc: components of " + g.file, [&] { return connected_components(A); });
+  cuda_synchronize();
   const double sec = seconds_since(t0);
+  c.to(backend::host);
   const index_t n = A.nrows();
   std::vector<std::string> lines(static_cast<std::size_t>(n));
   index_t count = 0;

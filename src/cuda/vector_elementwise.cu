@@ -1,9 +1,55 @@
 // tgb CUDA backend: the element-wise vector operations for every pair of the
 // value types the library ships (so that they also cast), fill and reduce
-// per type.
+// per type, gather, scatter and comparison per type.
 #include "tgb/detail/cuda/vector_elementwise.cuh"
 
+
 namespace tgb::detail::cuda {
+
+// The first k (in list order) whose index lies outside [0, bound); the
+// count is len, or *len_at where that is given.
+__global__ void k_first_outside(const index_t* list, index_t len, const index_t* len_at, index_t bound,
+                                unsigned long long* first) {
+  const index_t n = len_at ? *len_at : len;
+  for (index_t k = blockIdx.x * index_t(blockDim.x) + threadIdx.x; k < n; k += index_t(gridDim.x) * blockDim.x)
+    if (list[k] < 0 || list[k] >= bound) atomicMin(first, static_cast<unsigned long long>(k));
+}
+
+// One read-back (count and check together), two where an index is bad.
+vector_index_list vector_indices(const device_vector<index_t>& v, index_t bound, stream_t s) {
+  vector_index_list out;
+  struct result {
+    index_t len;
+    unsigned long long first;
+  };
+  device_buffer<result> r(1, s);
+  check(cudaMemsetAsync(&r.data()->len, 0, sizeof(index_t), native(s)), "index list from a vector");
+  check(cudaMemsetAsync(&r.data()->first, 0xFF, sizeof(unsigned long long), native(s)), "index list from a vector");
+  const bool full = v.nvals.load() == v.n;
+  if (v.n) {
+    const unsigned grid = std::min<unsigned>(grid_for(v.n, 256), 4096);
+    if (full) {
+      out.list = v.values.data();
+      k_first_outside<<<grid, 256, 0, native(s)>>>(out.list, v.n, nullptr, bound, &r.data()->first);
+    } else {
+      out.keep = device_buffer<index_t>(static_cast<std::size_t>(v.n), s);
+      out.list = out.keep.data();
+      with_temp(s, [&](void* t, std::size_t& b) {
+        return cub::DeviceSelect::Flagged(t, b, v.values.data(), v.present.data(), out.keep.data(), &r.data()->len,
+                                          v.n, native(s));
+      });
+      k_first_outside<<<grid, 256, 0, native(s)>>>(out.list, 0, &r.data()->len, bound, &r.data()->first);
+    }
+    check(cudaGetLastError(), "index list from a vector");
+  }
+  const result got = read_back(r.data(), s);
+  out.len = full ? v.n : got.len;
+  if (got.first != ~0ull) {
+    out.has_bad = true;
+    out.bad = read_back(out.list + got.first, s);
+  }
+  return out;
+}
 
 #define TGB_CUDA_VECTOR_PAIR(TW, TU)                                                                          \
   template device_vector<TW> vector_cast<TW, TU>(const device_vector<TU>&, stream_t);                        \
@@ -18,7 +64,11 @@ namespace tgb::detail::cuda {
   TGB_CUDA_VECTOR_PAIR(bool, TU) TGB_CUDA_VECTOR_PAIR(std::int32_t, TU) TGB_CUDA_VECTOR_PAIR(std::int64_t, TU) \
   TGB_CUDA_VECTOR_PAIR(float, TU) TGB_CUDA_VECTOR_PAIR(double, TU)                                            \
   template device_vector<TU> vector_fill(index_t, TU, stream_t);                                              \
-  template TU vector_reduce(const device_vector<TU>&, const coded_monoid&, bool*, stream_t);
+  template TU vector_reduce(const device_vector<TU>&, const coded_monoid&, bool*, stream_t);                   \
+  template device_vector<TU> vector_gather(const device_vector<TU>&, const index_source&, index_t, stream_t);   \
+  template device_vector<TU> vector_scatter(const device_vector<TU>&, const device_vector<TU>&,                 \
+                                            const index_source&, int, stream_t);                               \
+  template bool vector_equal(const device_vector<TU>&, const device_vector<TU>&, stream_t);
 
 TGB_CUDA_VECTOR_FROM(bool)
 TGB_CUDA_VECTOR_FROM(std::int32_t)

@@ -6,6 +6,7 @@
 // atomic monoids of every type. Values are small integers, so floating-point
 // sums are exact whatever order the device folds them in.
 #include <algorithm>
+#include <map>
 #include <random>
 #include <string>
 
@@ -280,6 +281,147 @@ TEST_CASE("device mxv/vxm on real graphs against the host", "[vector][device]") 
 }
 
 namespace {
+// A row-form matrix past the merge-path pull's threshold (2^18 entries):
+// hub rows that span many blocks (some back to back), empty rows and runs of
+// them, rows of every length in between.
+template <class T>
+Matrix<T> merge_matrix(std::mt19937_64& rng, index_t m, index_t n) {
+  std::vector<index_t> r, c;
+  std::vector<T> v;
+  std::uniform_int_distribution<index_t> col(0, n - 1);
+  std::uniform_int_distribution<int> len(0, 40);
+  for (index_t i = 0; i < m; ++i) {
+    index_t k = (i % 97 == 3 || i == m - 1 || i == m - 2) ? 6000 + 37 * (i % 5) : (i % 13 == 0 ? 0 : len(rng));
+    if (i >= 1000 && i < 1300) k = 0;  // a run of empty rows
+    for (index_t q = 0; q < k; ++q) {
+      r.push_back(i);
+      c.push_back(col(rng));
+      v.push_back(oracle::random_value<T>(rng, false));
+    }
+  }
+  auto A = Matrix<T>::from_coo(m, n, r, c, v, first{});
+  A.set_storage(storage_control::rows);
+  return A;
+}
+
+// Rows laid out by hand for the merge path's block edges (2,048 items a
+// block, an item per entry and per row end): a row of 15,000 entries (eight
+// blocks), a row whose end is a block's last item, rows of 2,047-2,049, runs
+// of empty rows; then short rows up to past 2^18 entries.
+template <class T>
+Matrix<T> merge_edges(std::mt19937_64& rng, index_t n) {
+  std::vector<index_t> len = {0, 15000, 3, 0, 0};
+  index_t items = 0;
+  for (index_t l : len) items += l + 1;
+  const index_t fill = 2048 - (items + 1) % 2048;  // the next row's end is item 2048 k - 1
+  len.push_back(fill);
+  for (index_t l : {index_t(1), index_t(2047), index_t(2048), index_t(2049), index_t(0), index_t(0)}) len.push_back(l);
+  index_t total = 0;
+  for (index_t l : len) total += l;
+  for (index_t i = 0; total < (index_t(1) << 18) + 5000; ++i) {
+    len.push_back(i % 7 == 0 ? 0 : 5 + i % 29);
+    total += len.back();
+  }
+  std::vector<index_t> r, c;
+  std::vector<T> v;
+  for (index_t i = 0; i < index_t(len.size()); ++i)
+    for (index_t q = 0; q < len[static_cast<std::size_t>(i)]; ++q) {  // distinct columns in a row
+      r.push_back(i);
+      c.push_back((i * 131 + q) % n);
+      v.push_back(oracle::random_value<T>(rng, false));
+    }
+  auto A = Matrix<T>::from_coo(index_t(len.size()), n, r, c, v, no_duplicates);
+  A.set_storage(storage_control::rows);
+  return A;
+}
+
+// Tile rows of 31, 32 and 62 tiles (the edges of 31-tile windows) and a full
+// 16 x 16 tile.
+template <class T>
+Matrix<T> tile_edges(std::mt19937_64& rng) {
+  std::vector<index_t> r, c;
+  std::vector<T> v;
+  auto put = [&](index_t i, index_t j) {
+    r.push_back(i);
+    c.push_back(j);
+    v.push_back(oracle::random_value<T>(rng, false));
+  };
+  for (index_t i = 0; i < 16; ++i)
+    for (index_t j = 0; j < 16; ++j) put(i, j);                      // tile (0, 0), full
+  for (index_t J = 1; J < 31; ++J) put(J % 16, J * 16 + J % 16);    // tile row 0: 31 tiles
+  for (index_t J = 0; J < 32; ++J) put(16 + J % 16, J * 16 + 3);    // tile row 1: 32 tiles
+  for (index_t J = 0; J < 62; ++J) put(32 + J % 16, J * 16 + 7), put(32 + (J + 5) % 16, J * 16 + 9);  // 62
+  auto A = Matrix<T>::from_coo(48, 62 * 16, r, c, v, no_duplicates);
+  A.set_storage(storage_control::tiles);
+  return A;
+}
+
+template <class T, class S>
+void merge_case(std::mt19937_64& rng, const S& semiring, const char* what) {
+  {
+    // Hand-laid rows and tiles, unmasked and masked.
+    const auto E = merge_edges<T>(rng, 20000), G = tile_edges<T>(rng);
+    for (const Matrix<T>* M : {&E, &G}) {
+      Matrix<T> Md = *M;
+      Md.to(backend::cuda);
+      const auto u = random_vector<T>(rng, M->ncols(), 0.7);
+      const auto m = random_vector<int>(rng, M->nrows(), 0.5);
+      for (int masked = 0; masked < 2; ++masked) {
+        Vector<T> wh(M->nrows()), wg(M->nrows(), backend::cuda);
+        if (masked) {
+          mxv(wh, m, no_accum, semiring, *M, u);
+          mxv(wg, von(m, backend::cuda), no_accum, semiring, Md, von(u, backend::cuda));
+        } else {
+          mxv(wh, no_mask, no_accum, semiring, *M, u);
+          mxv(wg, no_mask, no_accum, semiring, Md, von(u, backend::cuda));
+        }
+        wg.to(backend::host);
+        INFO(what << (M == &E ? ": rows at the merge path's block edges" : ": tile rows of 31, 32, 62 tiles")
+                  << (masked ? ", masked" : ""));
+        REQUIRE(vdiff(to_vmap(wg), to_vmap(wh)) == "");
+      }
+    }
+  }
+  const auto A = merge_matrix<T>(rng, 9000, 7000);
+  REQUIRE(A.nvals() >= (index_t(1) << 18));
+  // A masked pull in rows takes the long-row pass (rows past 256 entries).
+  {
+    Matrix<T> Ad = A;
+    Ad.to(backend::cuda);
+    const auto u = random_vector<T>(rng, A.ncols(), 1.0);
+    const auto m = random_vector<int>(rng, A.nrows(), 0.5);
+    Vector<T> wh(A.nrows()), wg(A.nrows(), backend::cuda);
+    mxv(wh, structure(m), no_accum, semiring, A, u);
+    mxv(wg, structure(von(m, backend::cuda)), no_accum, semiring, Ad, von(u, backend::cuda));
+    wg.to(backend::host);
+    INFO(what << ", masked, long-row pass");
+    REQUIRE(vdiff(to_vmap(wg), to_vmap(wh)) == "");
+  }
+  // In rows (the merge path) and in tiles (hub tile rows of 400+ tiles).
+  for (int rows = 0; rows < 2; ++rows)
+    for (double ud : {1.0, 0.3}) {
+      const Matrix<T> Ad = in_form(A, rows, backend::cuda);
+      const auto u = random_vector<T>(rng, A.ncols(), ud);
+      Vector<T> wh(A.nrows()), wg(A.nrows(), backend::cuda);
+      mxv(wh, no_mask, no_accum, semiring, A, u);
+      mxv(wg, no_mask, no_accum, semiring, Ad, von(u, backend::cuda));
+      wg.to(backend::host);
+      INFO(what << (rows ? " in rows" : " in tiles") << ", u density " << ud);
+      REQUIRE(vdiff(to_vmap(wg), to_vmap(wh)) == "");
+    }
+}
+}  // namespace
+
+TEST_CASE("device mxv on a large matrix: merge path over rows, hub tile rows", "[vector][device]") {
+  std::mt19937_64 rng(81);
+  merge_case<double>(rng, plus_times, "plus_times fp64");
+  merge_case<std::int64_t>(rng, min_plus, "min_plus int64");
+  merge_case<std::int32_t>(rng, plus_second, "plus_second int32");
+  merge_case<bool>(rng, lor_land, "lor_land bool");
+  merge_case<float>(rng, max_first, "max_first fp32");
+}
+
+namespace {
 
 // Runs op(w, mask, accum, desc, where) on copies of w0 on both backends over
 // every mask mode, replace and accumulator, and compares exactly.
@@ -395,12 +537,141 @@ TEST_CASE("device vector operations: what stays on the host", "[vector][device]"
   Vector<double> w(50, backend::cuda);
   REQUIRE(w.location() == backend::cuda);
   REQUIRE(w.nvals() == 0);
-  // Index lists other than all, user-defined operators.
-  REQUIRE_THROWS_AS(assign(w, no_mask, no_accum, 1.0, index_list::range(0, 10, 1)), not_implemented);
+  // User-defined operators and monoids.
   REQUIRE_THROWS_AS(apply(w, no_mask, no_accum, [](double x) { return x + 1; }, u), not_implemented);
   REQUIRE_THROWS_AS(ewise_add(w, no_mask, no_accum, [](double a, double b) { return a + b; }, u, u), not_implemented);
   REQUIRE_THROWS_AS(reduce(make_monoid([](double a, double b) { return a + b; }, 0.0), u), not_implemented);
   REQUIRE(w.nvals() == 0);
+}
+
+namespace {
+// Distinct indices of [0, n) in random order, k of them.
+std::vector<index_t> distinct(std::mt19937_64& rng, index_t n, index_t k) {
+  std::vector<index_t> p(static_cast<std::size_t>(n));
+  for (index_t i = 0; i < n; ++i) p[static_cast<std::size_t>(i)] = i;
+  std::shuffle(p.begin(), p.end(), rng);
+  p.resize(static_cast<std::size_t>(k));
+  return p;
+}
+
+template <class TW, class TU>
+void index_lists_for(std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  for (index_t n : {index_t(1), index_t(17), index_t(1000)}) {
+    const auto w0 = random_vector<TW>(rng, n, 0.3);
+    std::vector<index_list> lists = {index_list(all), index_list::range(0, n), index_list::range(n - 1, -1, -1),
+                                     index_list(distinct(rng, n, n / 2)), index_list(distinct(rng, n, n))};
+    if (n > 4) lists.push_back(index_list::range(1, n, 3));
+    for (const index_list& I : lists) {
+      const index_t len = I.count(n);
+      INFO("n " << n << ", " << len << " indices");
+      const auto u = random_vector<TU>(rng, len, 0.6);
+      both_vec(rng, w0, [&](Vector<TW>& w, const auto& mk, const auto& acc, descriptor d, backend at) {
+        assign(w, mk, acc, von(u, at), I, d);
+      }, "assign a vector into a list");
+      both_vec(rng, w0, [&](Vector<TW>& w, const auto& mk, const auto& acc, descriptor d, backend) {
+        assign(w, mk, acc, 5, I, d);
+      }, "assign a scalar into a list");
+      both_vec(rng, w0, [&](Vector<TW>& w, const auto& mk, const auto& acc, descriptor d, backend) {
+        assign(w, mk, acc, Scalar<TW>(), I, d);
+      }, "assign an empty Scalar into a list");
+      // extract: w (of len) = u2(I), u2 of size n.
+      const auto u2 = random_vector<TU>(rng, n, 0.6);
+      const auto e0 = random_vector<TW>(rng, len, 0.3);
+      both_vec(rng, e0, [&](Vector<TW>& w, const auto& mk, const auto& acc, descriptor d, backend at) {
+        extract(w, mk, acc, von(u2, at), I, d);
+      }, "extract a list");
+    }
+    // A scalar into a list with repeats: each position written once.
+    std::vector<index_t> rep = distinct(rng, n, (n + 1) / 2);
+    for (index_t k = 0, m = index_t(rep.size()); k < m; ++k) rep.push_back(rep[static_cast<std::size_t>(k)]);
+    std::shuffle(rep.begin(), rep.end(), rng);
+    both_vec(rng, w0, [&](Vector<TW>& w, const auto& mk, const auto& acc, descriptor d, backend) {
+      assign(w, mk, acc, 3, index_list(rep), d);
+    }, "assign a scalar into a list with repeats");
+    // extract with repeats and with a vector of indices (int64 and int32, some not stored).
+    const auto u2 = random_vector<TU>(rng, n, 0.6);
+    std::uniform_int_distribution<index_t> any(0, n - 1);
+    std::vector<index_t> many(static_cast<std::size_t>(2 * n));
+    for (auto& i : many) i = any(rng);
+    const auto e0 = random_vector<TW>(rng, 2 * n, 0.3);
+    both_vec(rng, e0, [&](Vector<TW>& w, const auto& mk, const auto& acc, descriptor d, backend at) {
+      extract(w, mk, acc, von(u2, at), index_list(many), d);
+    }, "extract a list with repeats");
+    Vector<std::int64_t> I64(2 * n);
+    Vector<std::int32_t> I32(3 * n);
+    for (index_t k = 0; k < 2 * n; ++k) {
+      I64.set(k, many[static_cast<std::size_t>(k)]);
+      I32.set(k + k / 2, static_cast<std::int32_t>(many[static_cast<std::size_t>(k)]));
+    }
+    both_vec(rng, e0, [&](Vector<TW>& w, const auto& mk, const auto& acc, descriptor d, backend at) {
+      extract(w, mk, acc, von(u2, at), von(I64, at), d);
+    }, "extract by an int64 vector of indices");
+    both_vec(rng, e0, [&](Vector<TW>& w, const auto& mk, const auto& acc, descriptor d, backend at) {
+      extract(w, mk, acc, von(u2, at), von(I32, at), d);
+    }, "extract by an int32 vector of indices with unstored entries");
+  }
+}
+}  // namespace
+
+TEST_CASE("device assign and extract with index lists against the host", "[vector][device][index_list]") {
+  index_lists_for<double, double>(71);
+  index_lists_for<std::int64_t, std::int32_t>(72);
+  index_lists_for<bool, float>(73);
+}
+
+TEST_CASE("device index lists: errors leave w unchanged, and == on the device", "[vector][device][index_list]") {
+  std::mt19937_64 rng(74);
+  const Vector<double> uh = random_vector<double>(rng, 40, 0.5);
+  const Vector<double> u = von(uh, backend::cuda);
+  Vector<double> w = von(random_vector<double>(rng, 40, 0.5), backend::cuda);
+  const Vector<double> w_before = w;
+  REQUIRE(w == w_before);
+  // A repeated index in assign of a vector; an index outside w.
+  REQUIRE_THROWS_AS(assign(w, no_mask, no_accum, von(random_vector<double>(rng, 3, 1.0), backend::cuda),
+                           index_list({1, 2, 1})),
+                    invalid_value);
+  REQUIRE_THROWS_AS(assign(w, no_mask, no_accum, 1.0, index_list({1, 40})), index_out_of_bounds);
+  // A vector of indices with one outside u, or with the wrong count.
+  Vector<std::int64_t> bad(40);
+  for (index_t k = 0; k < 40; ++k) bad.set(k, k == 29 ? 40 : k);
+  REQUIRE_THROWS_AS(extract(w, no_mask, no_accum, u, von(bad, backend::cuda)), index_out_of_bounds);
+  bad.set(29, -3);
+  REQUIRE_THROWS_AS(extract(w, no_mask, no_accum, u, von(bad, backend::cuda)), index_out_of_bounds);
+  bad.remove(29);
+  REQUIRE_THROWS_AS(extract(w, no_mask, no_accum, u, von(bad, backend::cuda)), dimension_mismatch);
+  // A host vector of indices for device vectors: mixed residence.
+  bad.set(29, 3);
+  REQUIRE_THROWS_AS(extract(w, no_mask, no_accum, u, bad), invalid_value);
+  REQUIRE(w == w_before);
+  // == compares positions and values: the same pattern with one value
+  // changed, the same count with another pattern; sizes differ: not equal.
+  {
+    Vector<std::int64_t> a(100), b(100);
+    for (index_t i = 0; i < 100; i += 3) a.set(i, i), b.set(i, i);
+    const Vector<std::int64_t> ad = von(a, backend::cuda);
+    REQUIRE(ad == von(b, backend::cuda));
+    b.set(33, -1);
+    REQUIRE_FALSE(ad == von(b, backend::cuda));
+    b.set(33, 33);
+    b.remove(99);
+    b.set(98, 98);
+    REQUIRE(b.nvals() == a.nvals());
+    REQUIRE_FALSE(ad == von(b, backend::cuda));
+    REQUIRE_FALSE(von(b, backend::cuda) == ad);
+  }
+  Vector<double> x = w;
+  assign(x, no_mask, no_accum, 1234.0, index_list({7}));
+  REQUIRE_FALSE(x == w);
+  REQUIRE(x != w);
+  REQUIRE_FALSE(Vector<double>(5, backend::cuda) == Vector<double>(6, backend::cuda));
+  REQUIRE(Vector<double>(0, backend::cuda) == Vector<double>(0, backend::cuda));
+  REQUIRE_THROWS_AS(void(x == uh), invalid_value);
+  x.to(backend::host);
+  Vector<double> wh = w;
+  wh.to(backend::host);
+  wh.set(7, 1234.0);
+  REQUIRE(x == wh);
 }
 
 namespace {
@@ -419,7 +690,7 @@ void check_parents(const Matrix<double>& A, const bfs_result& r, index_t source)
 }
 }  // namespace
 
-TEST_CASE("algorithms on the GPU against the host: bfs, sssp, pagerank", "[vector][device][algorithms]") {
+TEST_CASE("algorithms on the GPU against the host: bfs, sssp, pagerank, bc, cc", "[vector][device][algorithms]") {
   for (const char* name : {"karate.mtx", "ca-GrQc.mtx", "jagmesh7.mtx", "cage8.mtx"}) {
     const auto A = io::read_matrix_market<double>(data(name));
     Matrix<double> Ad = A;
@@ -456,6 +727,60 @@ TEST_CASE("algorithms on the GPU against the host: bfs, sssp, pagerank", "[vecto
     const auto gm = to_vmap(pg), hm = to_vmap(ph);
     REQUIRE(gm.size() == hm.size());
     for (const auto& [v, x] : hm) REQUIRE(std::fabs(gm.at(v) - x) <= 1e-12);
-    REQUIRE_THROWS_AS(connected_components(Ad), not_implemented);
+    // Betweenness over three sources in batches of two (device products;
+    // the sums may round differently: compared within 1e-9 relative).
+    bc_options bo;
+    bo.batch = 2;
+    const Vector<double> bh = betweenness_centrality(A, {0, 3, 5}, bo);
+    Vector<double> bg = betweenness_centrality(Ad, {0, 3, 5}, bo);
+    bg.to(backend::host);
+    const auto bgm = to_vmap(bg), bhm = to_vmap(bh);
+    REQUIRE(bgm.size() == bhm.size());
+    for (const auto& [v, x] : bhm) REQUIRE(std::fabs(bgm.at(v) - x) <= 1e-9 * std::max(1.0, std::fabs(x)));
+    Vector<std::int64_t> cg = connected_components(Ad);
+    REQUIRE(cg.location() == backend::cuda);
+    cg.to(backend::host);
+    REQUIRE(cg == connected_components(A));
   }
+}
+
+TEST_CASE("connected components on the GPU against the host and a union-find", "[vector][device][algorithms]") {
+  std::mt19937_64 rng(75);
+  // Random graphs from nearly empty (many components, isolated vertices) to
+  // one component, directed (weak components), ids shuffled so that the
+  // smallest id of a component sits anywhere in it; a long path in reverse.
+  for (index_t n : {index_t(1), index_t(50), index_t(3000)})
+    for (double avg : {0.3, 1.0, 4.0}) {
+      std::uniform_int_distribution<index_t> v(0, n - 1);
+      std::vector<index_t> r, c;
+      for (index_t e = 0; e < index_t(avg * double(n)); ++e) r.push_back(v(rng)), c.push_back(v(rng));
+      const auto A = Matrix<double>::from_coo(n, n, r, c, std::vector<double>(r.size(), 1.0), plus{});
+      // Union-find over the edges, each vertex's label the smallest id of its set.
+      std::map<index_t, index_t> up;
+      auto find = [&](index_t x) {
+        while (up.count(x)) x = up[x];
+        return x;
+      };
+      for (std::size_t e = 0; e < r.size(); ++e) {
+        const index_t a = find(r[e]), b = find(c[e]);
+        if (a != b) up[std::max(a, b)] = std::min(a, b);
+      }
+      Matrix<double> Ad = A;
+      Ad.to(backend::cuda);
+      Vector<std::int64_t> cg = connected_components(Ad);
+      cg.to(backend::host);
+      INFO("n " << n << ", " << r.size() << " edges");
+      REQUIRE(cg.nvals() == n);
+      for (index_t i = 0; i < n; ++i) REQUIRE(cg.get(i) == find(i));
+      REQUIRE(cg == connected_components(A));
+    }
+  const index_t n = 5000;
+  std::vector<index_t> r, c;
+  for (index_t i = 0; i + 1 < n; ++i) r.push_back(n - 1 - i), c.push_back(n - 2 - i);
+  Matrix<double> P = Matrix<double>::from_coo(n, n, r, c, std::vector<double>(r.size(), 1.0), plus{});
+  P.to(backend::cuda);
+  Vector<std::int64_t> cp = connected_components(P);
+  cp.to(backend::host);
+  REQUIRE(cp.nvals() == n);
+  for (index_t i = 0; i < n; ++i) REQUIRE(cp.get(i) == 0);
 }

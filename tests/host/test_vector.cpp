@@ -428,6 +428,31 @@ TEST_CASE("extract, reduce, apply and select details", "[vector][hand]") {
   CHECK(to_vmap(a) == vmap<int>{{2, -6}, {4, 5}});
 }
 
+TEST_CASE("extract with a vector of indices: its stored values, in index order", "[vector][hand][index_list]") {
+  const auto u = from_vmap<int>(5, {{0, 10}, {1, 20}, {3, 40}});
+  // I stores 3 at 0, 0 at 2 and 3 at 4: the list is 3, 0, 3 (repeats are fine).
+  const auto I = from_vmap<std::int32_t>(5, {{0, 3}, {2, 0}, {4, 3}});
+  Vector<int> w(3);
+  extract(w, no_mask, no_accum, u, I);
+  CHECK(to_vmap(w) == vmap<int>{{0, 40}, {1, 10}, {2, 40}});
+  // With an accumulator and a mask over w, as for any extract.
+  Vector<int> v = from_vmap<int>(3, {{1, 1}, {2, 2}});
+  const auto mask = from_vmap<bool>(3, {{0, true}, {1, true}});
+  extract(v, mask, plus{}, u, from_vmap<std::int64_t>(3, {{0, 1}, {1, 0}, {2, 2}}));
+  CHECK(to_vmap(v) == vmap<int>{{0, 20}, {1, 11}, {2, 2}});
+  // Labels that index themselves: pointer jumping, label = label(label).
+  const auto label = from_vmap<std::int64_t>(4, {{0, 0}, {1, 0}, {2, 1}, {3, 2}});
+  Vector<std::int64_t> jumped(4);
+  extract(jumped, no_mask, no_accum, label, label);
+  CHECK(to_vmap(jumped) == vmap<std::int64_t>{{0, 0}, {1, 0}, {2, 0}, {3, 1}});
+  // Errors leave w unchanged: an index outside u, a count that is not w's size.
+  const auto before = to_vmap(w);
+  CHECK_THROWS_AS(extract(w, no_mask, no_accum, u, from_vmap<int>(3, {{0, 1}, {1, 5}, {2, 0}})), index_out_of_bounds);
+  CHECK_THROWS_AS(extract(w, no_mask, no_accum, u, from_vmap<int>(3, {{0, 1}, {1, -1}, {2, 0}})), index_out_of_bounds);
+  CHECK_THROWS_AS(extract(w, no_mask, no_accum, u, from_vmap<int>(5, {{0, 1}, {1, 2}})), dimension_mismatch);
+  CHECK(to_vmap(w) == before);
+}
+
 TEST_CASE("Vector operations cast through the operator's domain", "[vector][cast]") {
   // eq compares the doubles 2.0 and 7.0 (false), not their bool casts (true == true).
   const auto u = Vector<double>::from_dense(std::vector<double>{2.0, 0.5, 3.0});

@@ -36,7 +36,7 @@
 //
 // Runs where A lives: mxm (on equal types), apply, ewise_add, ewise_mult,
 // transpose and the reduction to a vector all have device paths (the result
-// is a host Vector); not yet run on a GPU, the tests are the host's.
+// is a host Vector); tests/cuda checks the GPU's results against the host's.
 #pragma once
 
 #include <algorithm>

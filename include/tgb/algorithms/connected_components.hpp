@@ -12,8 +12,9 @@
 // components. A label only ever falls to the id of a vertex of the same
 // component, and every vertex of a component ends at the smallest id in it.
 //
-// Host only for now (pointer jumping reads the labels on the host): with A on
-// the GPU it throws not_implemented (nothing is copied behind the caller).
+// Runs where A lives: on the GPU the labels stay there (the jumps gather on
+// the device through a vector of indices; each jump reads back the index
+// check and the comparison's flag).
 #pragma once
 
 #include <cstdint>
@@ -38,22 +39,18 @@ Vector<std::int64_t> connected_components(const Matrix<T>& A, const cc_options& 
   if (A.nrows() != A.ncols())
     throw dimension_mismatch("tgb::connected_components: the adjacency matrix must be square, not " +
                              std::to_string(A.nrows()) + " x " + std::to_string(A.ncols()));
-  detail::host_only("connected_components", {{"A", A.location()}});
   const index_t n = A.nrows();
+  const backend where = A.location();
   const Matrix<bool> S = detail::graph_pattern(A, !opt.symmetric);
-  Vector<std::int64_t> label(n), prev(n);
+  Vector<std::int64_t> label(n, where), prev(n, where), jumped(n, where);
   assign(label, no_mask, no_accum, std::int64_t(0), all);
   apply_index(label, no_mask, no_accum, rowindex{}, label, 0);
-  std::vector<index_t> ids(static_cast<std::size_t>(n));
   do {
     prev = label;
     mxv(label, no_mask, min{}, min_second, S, label);
     // Pointer jumping until the labels are roots: label = label(label).
     for (;;) {
-      const std::int64_t* v = label.values();
-      for (index_t i = 0; i < n; ++i) ids[static_cast<std::size_t>(i)] = v[i];
-      Vector<std::int64_t> jumped(n);
-      extract(jumped, no_mask, no_accum, label, index_list(ids));
+      extract(jumped, no_mask, no_accum, label, label);
       if (jumped == label) break;
       label.swap(jumped);
     }

@@ -7,8 +7,8 @@
 //
 // What the device runs: the predefined operators, monoids, selectors and
 // semirings on bool, int32, int64, fp32 and fp64 (operands cast as on the
-// host), masks of those types, predefined accumulators. assign and extract
-// take the index list `all` only.
+// host), masks of those types, predefined accumulators, index lists of every
+// form (all, ranges, lists, and for extract a vector of indices).
 #pragma once
 
 #include <memory>
@@ -187,35 +187,79 @@ void vector_select_cuda(Vector<TW>& w, const Mask& mask, const Accum& accum, con
   }
 }
 
-inline void device_all_only(const char* op, const index_list& I) {
-  if (!I.is_all()) throw device_unsupported(op, "on device vectors the index list must be tgb::all");
+// I as the device reads it; `keep` holds an uploaded list.
+inline cuda::index_source device_indices(const index_list& I, device_buffer<index_t>& keep, stream_t s) {
+  cuda::index_source src;
+  if (I.is_range()) {
+    src.begin = I.range_begin();
+    src.stride = I.range_stride();
+  } else if (!I.is_all()) {
+    keep = device_buffer<index_t>::from_host(I.list().data(), I.list().size(), s);
+    src.list = keep.data();
+  }
+  return src;
 }
 
-// w<m>(all) = accum(w, u) and w<m> = accum(w, u(all)): the write-back of u.
+// w<m> = accum(w, u(I)) (extract): t(k) = u(I(k)), |I| = w's size.
 template <class TW, class Mask, class Accum, class TU>
-void vector_copy_cuda(const char* op, Vector<TW>& w, const Mask& mask, const Accum& accum, const Vector<TU>& u,
-                      const index_list& I, const descriptor& desc) {
+void vector_extract_cuda(Vector<TW>& w, const Mask& mask, const Accum& accum, const Vector<TU>& u,
+                         const cuda::index_source& I, const descriptor& desc) {
   if constexpr (!cuda::device_types<TW, TU>) {
-    throw device_unsupported(op, device_vector_types_text());
+    throw device_unsupported("extract", device_vector_types_text());
   } else {
-    device_all_only(op, I);
-    check_device_accum(op, accum_code(accum));
-    vector_finish_cuda(op, w, mask, accum, desc.replace, cuda::vector_cast<TW, TU>(u.device(), current_stream()));
+    check_device_accum("extract", accum_code(accum));
+    const stream_t s = current_stream();
+    device_vector<TU> t = cuda::vector_gather<TU>(u.device(), I, w.size(), s);
+    if constexpr (std::is_same_v<TW, TU>) vector_finish_cuda("extract", w, mask, accum, desc.replace, std::move(t));
+    else vector_finish_cuda("extract", w, mask, accum, desc.replace, cuda::vector_cast<TW, TU>(t, s));
+  }
+}
+template <class TW, class Mask, class Accum, class TU>
+void vector_extract_cuda(Vector<TW>& w, const Mask& mask, const Accum& accum, const Vector<TU>& u,
+                         const index_list& I, const descriptor& desc) {
+  device_buffer<index_t> keep;
+  vector_extract_cuda(w, mask, accum, u, device_indices(I, keep, current_stream()), desc);
+}
+
+// w<m>(I) = accum(w(I), t) (assign; I without repeats): t is u cast to w's
+// type, or the scalar at every index of I.
+template <class TW, class Mask, class Accum>
+void vector_assign_cuda(Vector<TW>& w, const Mask& mask, const Accum& accum, device_vector<TW>&& t,
+                        const index_list& I, const descriptor& desc) {
+  check_device_accum("assign", accum_code(accum));
+  if (I.is_all()) return vector_finish_cuda("assign", w, mask, accum, desc.replace, std::move(t));
+  // z = w with the region I written (accumulated), then w<m, replace> = z:
+  // outside I z is w, so the mask and replace act over all of w as
+  // GrB_assign's do.
+  const stream_t s = current_stream();
+  device_buffer<index_t> keep;
+  vector_finish_cuda("assign", w, mask, no_accum, desc.replace,
+                     cuda::vector_scatter<TW>(w.device(), t, device_indices(I, keep, s), accum_code(accum), s));
+}
+template <class TW, class Mask, class Accum, class TU>
+void vector_assign_cuda(Vector<TW>& w, const Mask& mask, const Accum& accum, const Vector<TU>& u,
+                        const index_list& I, const descriptor& desc) {
+  if constexpr (!cuda::device_types<TW, TU>) {
+    throw device_unsupported("assign", device_vector_types_text());
+  } else {
+    const stream_t s = current_stream();
+    if constexpr (std::is_same_v<TW, TU>)
+      vector_assign_cuda(w, mask, accum, clone(u.device(), s), I, desc);
+    else
+      vector_assign_cuda(w, mask, accum, cuda::vector_cast<TW, TU>(u.device(), s), I, desc);
   }
 }
 
-// w<m>(all) = accum(w, x); no x: as an empty u.
+// w<m>(I) = accum(w(I), x) (I without repeats); no x: as an empty u.
 template <class TW, class Mask, class Accum>
 void vector_assign_scalar_cuda(Vector<TW>& w, const Mask& mask, const Accum& accum, const std::optional<TW>& x,
                                const index_list& I, const descriptor& desc) {
   if constexpr (!cuda::device_types<TW>) {
     throw device_unsupported("assign", device_vector_types_text());
   } else {
-    device_all_only("assign", I);
-    check_device_accum("assign", accum_code(accum));
     const stream_t s = current_stream();
-    vector_finish_cuda("assign", w, mask, accum, desc.replace,
-                       x ? cuda::vector_fill<TW>(w.size(), *x, s) : device_vector<TW>(w.size(), s));
+    const index_t len = I.count(w.size());
+    vector_assign_cuda(w, mask, accum, x ? cuda::vector_fill<TW>(len, *x, s) : device_vector<TW>(len, s), I, desc);
   }
 }
 

@@ -185,6 +185,35 @@ device_vector<T> vector_fill(index_t n, T x, stream_t s);
 template <class T>
 T vector_reduce(const device_vector<T>& u, const coded_monoid& m, bool* has, stream_t s);
 
+// An index list for assign and extract on the device: index k is list[k], or
+// begin + k * stride (modulo 2^64, as index_list forms it) where list is null.
+struct index_source {
+  const index_t* list = nullptr;
+  index_t begin = 0, stride = 1;
+};
+// t(k) = u(I(k)) for k < len (extract).
+template <class T>
+device_vector<T> vector_gather(const device_vector<T>& u, const index_source& I, index_t len, stream_t s);
+// w with w(I(k)) replaced by t(k), or by accum(w(I(k)), t(k)) where both are
+// stored (accum_code >= 0), for k < t.n (assign's region; I has no repeats).
+template <class T>
+device_vector<T> vector_scatter(const device_vector<T>& w, const device_vector<T>& t, const index_source& I,
+                                int accum_code, stream_t s);
+// Whether a and b have the same size, stored positions and values (==).
+template <class T>
+bool vector_equal(const device_vector<T>& a, const device_vector<T>& b, stream_t s);
+// An index list held by a vector: the values of v's stored entries in index
+// order (len of them; list is v's own values where every entry is stored,
+// else `keep`), and the first index outside [0, bound) where there is one.
+struct vector_index_list {
+  device_buffer<index_t> keep;
+  const index_t* list = nullptr;
+  index_t len = 0;
+  bool has_bad = false;
+  index_t bad = 0;
+};
+vector_index_list vector_indices(const device_vector<index_t>& v, index_t bound, stream_t s);
+
 // ---- conversion from and to arrays in device memory ----------------------
 // An integer array in device memory: 4 or 8 bytes per element, signed or not.
 struct int_array {

@@ -163,6 +163,82 @@ device_vector<T> vector_fill(index_t n, T x, stream_t s) {
   return t;
 }
 
+// ---- index lists: gather (extract), scatter (assign), indices from a vector ------
+__device__ inline index_t index_at(const index_source& I, index_t k) {
+  return I.list ? I.list[k] : static_cast<index_t>(static_cast<unsigned long long>(I.begin) +
+                                                   static_cast<unsigned long long>(k) *
+                                                       static_cast<unsigned long long>(I.stride));
+}
+
+template <class T>
+struct gather_fn {
+  const T* u;
+  const std::uint8_t* up;
+  index_source I;
+  __device__ bool operator()(index_t k, T& x) const {
+    const index_t i = index_at(I, k);
+    if (!up[i]) return false;
+    x = u[i];
+    return true;
+  }
+};
+template <class T>
+device_vector<T> vector_gather(const device_vector<T>& u, const index_source& I, index_t len, stream_t s) {
+  return vector_map<T>(len, gather_fn<T>{u.values.data(), u.present.data(), I}, s, "vector extract");
+}
+
+// z starts as a copy of w; then z(I(k)) = accum(w(I(k)), t(k)) for each k.
+// The indices are distinct, so no two threads write one element.
+template <class T>
+__global__ void k_vector_scatter(index_t len, index_source I, const T* w, const std::uint8_t* wp, const T* t,
+                                 const std::uint8_t* tp, coded_op accum, bool has_accum, T* z, std::uint8_t* zp) {
+  for (index_t k = blockIdx.x * index_t(blockDim.x) + threadIdx.x; k < len; k += index_t(gridDim.x) * blockDim.x) {
+    const index_t i = index_at(I, k);
+    const bool hw = has_accum && wp[i], ht = tp[k];
+    T v{};
+    if (hw && ht) v = accum(w[i], t[k]);
+    else if (hw) v = w[i];
+    else if (ht) v = t[k];
+    z[i] = v;
+    zp[i] = hw || ht;
+  }
+}
+template <class T>
+device_vector<T> vector_scatter(const device_vector<T>& w, const device_vector<T>& t, const index_source& I,
+                                int accum_code, stream_t s) {
+  device_vector<T> z = clone(w, s);
+  z.nvals = -1;
+  if (t.n) {
+    k_vector_scatter<T><<<std::min<unsigned>(grid_for(t.n, 256), 8192), 256, 0, native(s)>>>(
+        t.n, I, w.values.data(), w.present.data(), t.values.data(), t.present.data(), coded_op{accum_code},
+        accum_code >= 0, z.values.data(), z.present.data());
+    check(cudaGetLastError(), "vector assign");
+  } else {
+    z.nvals = w.nvals.load();
+  }
+  return z;
+}
+
+template <class T>
+__global__ void k_vector_differ(index_t n, const T* a, const std::uint8_t* ap, const T* b, const std::uint8_t* bp,
+                                int* differ) {
+  for (index_t i = blockIdx.x * index_t(blockDim.x) + threadIdx.x; i < n; i += index_t(gridDim.x) * blockDim.x)
+    if (ap[i] != bp[i] || (ap[i] && !(a[i] == b[i]))) *differ = 1;
+}
+template <class T>
+bool vector_equal(const device_vector<T>& a, const device_vector<T>& b, stream_t s) {
+  if (a.n != b.n) return false;
+  if (a.n == 0) return true;
+  const index_t na = a.nvals.load(), nb = b.nvals.load();
+  if (na >= 0 && nb >= 0 && na != nb) return false;
+  device_buffer<int> differ(1, s);
+  device_zero(differ.data(), sizeof(int), s);
+  k_vector_differ<T><<<std::min<unsigned>(grid_for(a.n, 256), 4096), 256, 0, native(s)>>>(
+      a.n, a.values.data(), a.present.data(), b.values.data(), b.present.data(), differ.data());
+  check(cudaGetLastError(), "vector comparison");
+  return read_back(differ.data(), s) == 0;
+}
+
 // ---- reduction -----------------------------------------------------------------
 // Each block folds a contiguous stretch of u and counts the stored entries;
 // one block then folds the blocks' values in block order. Values travel with
