@@ -2,10 +2,11 @@
 // write-back (declared in api.hpp). A vector is a value array and a presence
 // byte per element, as on the host.
 //   pull (t = A u): one warp per tile row of A; lane r of each half-warp takes
-//     row r of every other tile of the tile row, and the halves combine at the
-//     end; for A in rows, a group of lanes per row (a power of two near the
-//     mean row length) and a shuffle reduction. Rows the mask refuses are not
-//     computed.
+//     row r of every other tile of the tile row, and the halves combine at
+//     the end; for A in rows, from 2^17 entries without a
+//     mask, the merge path (every thread the same share of rows and entries),
+//     else a group of lanes per row (a power of two near the mean row length)
+//     and a shuffle reduction. Rows the mask refuses are not computed.
 //   push (t = A' u): the same walks over the rows of A that u stores, each
 //     product folded into t(j) by an atomic form of the add monoid (native
 //     atomics for plus, min and max where the hardware has them, a
@@ -110,6 +111,12 @@ __device__ inline tile_row_span row_in_tile(const pattern_ref& A, offset_t tt, i
   const offset_t e0 = A.tile_offset[tt];
   const int q1 = r == tile_dim - 1 ? int(A.tile_offset[tt + 1] - e0) : int(A.row_ptr[16 * tt + r + 1]);
   return tile_row_span{e0, int(A.row_ptr[16 * tt + r]), q1, index_t(A.tile_col[tt]) * tile_dim};
+}
+
+template <class T>
+__device__ inline T shfl_up_value(T v, int delta) {
+  if constexpr (sizeof(T) < 4) return static_cast<T>(__shfl_up_sync(kFullWarp, int(v), delta));
+  else return __shfl_up_sync(kFullWarp, v, delta);
 }
 
 // ---- pull ------------------------------------------------------------------
@@ -234,6 +241,233 @@ __global__ void k_pull_long_rows(const offset_t* rp, const std::int32_t* col, co
   }
 }
 
+// ---- pull over rows by merge path -------------------------------------------
+// A u for A in rows without a mask, every thread the same share of rows and
+// entries whatever their lengths (Merrill and Garland's merge-path SpMV): the
+// path through (row ends, entries) of length nrows + nnz is cut into
+// kMergeItems items a block, kMergeItems / 256 a thread. A block computes its
+// entries' products into shared memory (coalesced, all loads in flight),
+// then each thread walks its stretch of the path: a row that starts and ends
+// inside it is written at once; the first row it ends waits for what the
+// threads before it carried (a segmented scan over the threads' carries,
+// keyed by row); the block's own carry goes to a list that
+// k_merge_fixup folds into rows that span blocks. Every fold has a fixed
+// order for a given matrix, so results repeat exactly.
+constexpr int kMergeThreads = 256, kMergePerThread = 8, kMergeItems = kMergeThreads * kMergePerThread;
+
+template <class T>
+struct merge_carry {
+  index_t row;
+  T value;
+  int has;
+};
+
+// (a, b) folded in that order into b, for runs of equal keys.
+template <class T, class Add>
+__device__ inline void fold_into(T a, bool ha, T& b, bool& hb, const Add& add) {
+  if (!ha) return;
+  b = hb ? static_cast<T>(add(a, b)) : a;
+  hb = true;
+}
+
+// The merge-path coordinate of diagonal d: x rows ended, d - x entries taken.
+// One warp searches 32 points a step.
+__device__ inline index_t merge_search_warp(const offset_t* rp, index_t nrows, offset_t nnz, offset_t d, int lane) {
+  index_t lo = d > nnz ? index_t(d - nnz) : 0, hi = d < offset_t(nrows) ? index_t(d) : nrows;
+  // P(x): row x ends before item d (rp[x + 1] + x + 1 <= d); true, then false.
+  while (lo < hi) {
+    const index_t p = lo + index_t((offset_t(hi - lo) * lane) / 32);
+    const bool is_true = rp[p + 1] + offset_t(p) + 1 <= d;
+    const unsigned b = __ballot_sync(kFullWarp, is_true);
+    const int cnt = __popc(b);
+    if (cnt == 0) {
+      hi = lo;
+    } else {
+      const index_t last = __shfl_sync(kFullWarp, p, cnt - 1);
+      const index_t stop = cnt < 32 ? __shfl_sync(kFullWarp, p, cnt < 32 ? cnt : 31) : hi;
+      lo = last + 1;
+      hi = stop;
+    }
+  }
+  return lo;
+}
+
+template <bool MatrixFirst, class T, class Semiring>
+__global__ void __launch_bounds__(kMergeThreads)
+    k_pull_rows_merge(index_t nrows, offset_t nnz, const offset_t* __restrict__ rp,
+                      const std::int32_t* __restrict__ col, const T* __restrict__ av, const T* __restrict__ u, const std::uint8_t* __restrict__ up,
+                      Semiring s, T* t, std::uint8_t* tp, merge_carry<T>* block_carry) {
+  __shared__ T prod[kMergeItems];
+  __shared__ std::uint8_t prod_has[kMergeItems];
+  __shared__ offset_t ends[kMergeItems + 1];  // row ends, relative to the block's first entry
+  __shared__ index_t coord[2];
+  __shared__ merge_carry<T> warp_carry[kMergeThreads / 32];
+  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+  const offset_t total = offset_t(nrows) + nnz;
+  const offset_t D0 = offset_t(blockIdx.x) * kMergeItems, D1 = D0 + kMergeItems < total ? D0 + kMergeItems : total;
+  if (warp < 2) {
+    const index_t x = merge_search_warp(rp, nrows, nnz, warp == 0 ? D0 : D1, lane);
+    if (lane == 0) coord[warp] = x;
+  }
+  __syncthreads();
+  const index_t x0 = coord[0], x1 = coord[1];
+  const offset_t y0 = D0 - x0, y1 = D1 - x1;  // the block's entries [y0, y1)
+  const index_t nx = x1 - x0;
+  const offset_t ny = y1 - y0;
+  // Row ends of rows x0 .. x1 (the last one in progress at the block's end).
+  for (index_t r = tid; r <= nx; r += kMergeThreads)
+    ends[r] = x0 + r < nrows ? rp[x0 + r + 1] - y0 : offset_t(kMergeItems) + 1;
+  {
+    // Staged in registers, so that the eight column loads, then the eight
+    // gathers of u, are in flight together before anything is stored.
+    std::int32_t j[kMergePerThread];
+    T a[kMergePerThread], x[kMergePerThread];
+    bool h[kMergePerThread];
+#pragma unroll
+    for (int c = 0; c < kMergePerThread; ++c) {
+      const offset_t e = tid + offset_t(c) * kMergeThreads;
+      j[c] = e < ny ? col[y0 + e] : 0;
+      a[c] = e < ny && av ? av[y0 + e] : T{};
+    }
+#pragma unroll
+    for (int c = 0; c < kMergePerThread; ++c) {
+      const offset_t e = tid + offset_t(c) * kMergeThreads;
+      h[c] = e < ny && (!up || up[j[c]]);
+      x[c] = h[c] ? u[j[c]] : T{};
+    }
+#pragma unroll
+    for (int c = 0; c < kMergePerThread; ++c) {
+      const offset_t e = tid + offset_t(c) * kMergeThreads;
+      if (e < ny) {
+        prod[e] = h[c] ? vmul<MatrixFirst>(s, a[c], x[c]) : T{};
+        prod_has[e] = h[c];
+      }
+    }
+  }
+  __syncthreads();
+  // This thread's stretch of the path: items [d, d_end) of the block.
+  const offset_t items = D1 - D0, d = offset_t(tid) * kMergePerThread < items ? offset_t(tid) * kMergePerThread : items;
+  index_t x = 0;
+  {
+    index_t lo = d > ny ? index_t(d - ny) : 0, hi = d < offset_t(nx) ? index_t(d) : nx;
+    while (lo < hi) {
+      const index_t p = (lo + hi) / 2;
+      if (ends[p] + offset_t(p) + 1 <= d) lo = p + 1;
+      else hi = p;
+    }
+    x = lo;
+  }
+  offset_t y = d - x;
+  const index_t first_row = x0 + x;
+  T acc{};
+  bool has = false, ended = false;
+  T first_value{};
+  bool first_has = false;
+  for (offset_t it = d; it < d + kMergePerThread && it < items; ++it) {
+    if (ends[x] > y) {
+      if (prod_has[y]) {
+        acc = has ? static_cast<T>(s.add(acc, prod[y])) : prod[y];
+        has = true;
+      }
+      ++y;
+    } else {
+      if (!ended) {
+        first_value = acc;
+        first_has = has;
+        ended = true;
+      } else {
+        tp[x0 + x] = has;
+        t[x0 + x] = has ? acc : T{};
+      }
+      ++x;
+      acc = T{};
+      has = false;
+    }
+  }
+  // The carries: (row in progress at the end, what this thread folded of it).
+  const index_t key = x0 + x;
+  T cv = acc;
+  bool ch = has;
+  // Inclusive segmented scan over the threads' carries, by row.
+#pragma unroll
+  for (int o = 1; o < 32; o <<= 1) {
+    const T ov = shfl_up_value(cv, o);
+    const bool oh = __shfl_up_sync(kFullWarp, int(ch), o) != 0;
+    const index_t ok = __shfl_up_sync(kFullWarp, key, o);
+    if (lane >= o && ok == key) fold_into(ov, oh, cv, ch, s.add);
+  }
+  if (lane == 31) warp_carry[warp] = merge_carry<T>{key, cv, ch};
+  __syncthreads();
+  if (tid == 0) {  // the warps' carries, scanned in order (exclusive prefixes kept in place)
+    merge_carry<T> run{-1, T{}, 0};
+    for (int w = 0; w < kMergeThreads / 32; ++w) {
+      merge_carry<T> mine = warp_carry[w];
+      const merge_carry<T> before = run;
+      if (run.row == mine.row) {
+        bool h = mine.has != 0;
+        fold_into(run.value, run.has != 0, mine.value, h, s.add);
+        mine.has = h;
+      }
+      run = mine;
+      warp_carry[w] = before;
+    }
+    if (block_carry) block_carry[blockIdx.x] = run;
+  }
+  __syncthreads();
+  if (warp > 0) {
+    const merge_carry<T> before = warp_carry[warp];
+    if (before.row == key) fold_into(before.value, before.has != 0, cv, ch, s.add);
+  }
+  // The carry into this thread (the threads before it on its first row).
+  T in = shfl_up_value(cv, 1);
+  bool in_has = __shfl_up_sync(kFullWarp, int(ch), 1) != 0;
+  index_t in_row = __shfl_up_sync(kFullWarp, key, 1);
+  if (lane == 0) {
+    const merge_carry<T> before = warp > 0 ? warp_carry[warp] : merge_carry<T>{-1, T{}, 0};
+    in = before.value;
+    in_has = before.has != 0;
+    in_row = before.row;
+  }
+  if (ended) {
+    if (in_row == first_row) fold_into(in, in_has, first_value, first_has, s.add);
+    tp[first_row] = first_has;
+    t[first_row] = first_has ? first_value : T{};
+  }
+}
+
+// Rows that span blocks: each run of blocks carrying one row folds into it
+// (the block that ended the row wrote the rest). A warp per block carry; the
+// warp of a run's last block folds the run, 32 blocks a step backwards, then
+// across its lanes by a fixed tree.
+template <class T, class Semiring>
+__global__ void k_merge_fixup(int nblocks, index_t nrows, const merge_carry<T>* carry, Semiring s, T* t,
+                              std::uint8_t* tp) {
+  const index_t b = (blockIdx.x * index_t(blockDim.x) + threadIdx.x) / 32;
+  const int lane = threadIdx.x & 31;
+  if (b >= nblocks) return;  // whole warps
+  const index_t row = carry[b].row;
+  if (row >= nrows || (b + 1 < nblocks && carry[b + 1].row == row)) return;
+  T v{};
+  bool h = false;
+  for (index_t c0 = b;; c0 -= 32) {
+    const index_t c = c0 - lane;
+    const bool in = c >= 0 && carry[c].row == row;
+    if (in) fold_into(carry[c].value, carry[c].has != 0, v, h, s.add);  // earlier blocks in front
+    if (!__all_sync(kFullWarp, in)) break;
+  }
+  for (int o = 16; o > 0; o >>= 1) {
+    const T ov = shfl_down_value(v, o);
+    const bool oh = __shfl_down_sync(kFullWarp, int(h), o) != 0;
+    if (oh) {
+      v = h ? static_cast<T>(s.add(v, ov)) : ov;
+      h = true;
+    }
+  }
+  if (lane != 0 || !h) return;
+  if (tp[row]) t[row] = static_cast<T>(s.add(v, t[row]));
+  else t[row] = v, tp[row] = 1;
+}
+
 // ---- push ------------------------------------------------------------------
 template <bool MatrixFirst, class T, class Semiring>
 __global__ void k_push_tiles(pattern_ref A, const T* av, const T* u, const std::uint8_t* up,
@@ -292,6 +526,12 @@ inline int lanes_per_row(index_t nrows, offset_t nnz) {
   return g;
 }
 
+// Row-form pulls past this many entries, without a mask, take the merge path
+// (H100, r52: R-MAT scale 16 and soc-Slashdot0902 1.3-1.4x faster than lane
+// groups; uniform rows of 8, which lane groups fit exactly, 1.15x slower;
+// graphs near 2^17 entries and the small ones faster with lane groups).
+constexpr offset_t kMergeFrom = offset_t(1) << 18;
+
 template <bool MatrixFirst, class T, class Semiring>
 void launch_vector_product(const vector_operand<T>& A, bool push, const device_vector<T>& u,
                            const std::uint8_t* up, const std::uint8_t* admit, const Semiring& s,
@@ -312,6 +552,15 @@ void launch_vector_product(const vector_operand<T>& A, bool push, const device_v
     if (push) {
       k_push_rows<MatrixFirst><<<blocks, 256, 0, cs>>>(A.nrows, A.row_ptr, A.col, A.values, u.values.data(), up,
                                                        admit, s, G, t.values.data(), t.present.data());
+    } else if (!admit && A.nnz >= kMergeFrom) {
+      const offset_t items = offset_t(A.nrows) + A.nnz;
+      const int nb = int((items + kMergeItems - 1) / kMergeItems);
+      device_buffer<merge_carry<T>> carry(static_cast<std::size_t>(nb), st);
+      k_pull_rows_merge<MatrixFirst><<<nb, kMergeThreads, 0, cs>>>(A.nrows, A.nnz, A.row_ptr, A.col, A.values,
+                                                                   u.values.data(), up, s, t.values.data(),
+                                                                   t.present.data(), carry.data());
+      k_merge_fixup<<<grid_for(offset_t(nb) * 32, 256), 256, 0, cs>>>(nb, A.nrows, carry.data(), s, t.values.data(),
+                                                                      t.present.data());
     } else if (A.nnz < kLongRowsFrom) {
       k_pull_rows<MatrixFirst><<<blocks, 256, 0, cs>>>(A.nrows, A.row_ptr, A.col, A.values, u.values.data(), up,
                                                        admit, s, G, t.values.data(), t.present.data(), 0, nullptr,
