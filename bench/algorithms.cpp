@@ -159,12 +159,13 @@ std::string differences(const Vector<T>& g, const Vector<T>& h, Same same) {
          ": gpu " + entry_text(g, first) + ", host " + entry_text(h, first);
 }
 
-enum class vector_algorithm { bfs, bellman_ford, pagerank };
+enum class vector_algorithm { bfs, bellman_ford, pagerank, cc };
 
 const char* algorithm_name(vector_algorithm a) {
   switch (a) {
     case vector_algorithm::bfs: return "bfs";
     case vector_algorithm::bellman_ford: return "sssp bellman-ford";
+    case vector_algorithm::cc: return "connected comp.";
     default: return "pagerank 20 it";
   }
 }
@@ -175,7 +176,7 @@ struct vector_run {
   bool ran = false;
   std::string failed;
   measured m;
-  Vector<std::int64_t> level;  // bfs
+  Vector<std::int64_t> level;  // bfs levels, or component labels
   Vector<double> value;        // sssp distances, or ranks
 };
 
@@ -186,6 +187,7 @@ vector_run run_vector_algorithm(vector_algorithm a, const Matrix<double>& A, ind
     bfs_result b;
     sssp_result s;
     Vector<double> pr;
+    Vector<std::int64_t> cc;
     v.m = measure(gpu, reps, [&] {
       // Only the warm-up's answer is kept: keeping every run's would hold
       // (and time the freeing of) one more result per run.
@@ -203,6 +205,11 @@ vector_run run_vector_algorithm(vector_algorithm a, const Matrix<double>& A, ind
         case vector_algorithm::pagerank: {
           Vector<double> r = pagerank(A, pagerank_options{0.85, 20});
           if (!kept) pr = std::move(r);
+          break;
+        }
+        case vector_algorithm::cc: {
+          Vector<std::int64_t> r = connected_components(A);  // weakly connected: the pattern of A + A'
+          if (!kept) cc = std::move(r);
           break;
         }
       }
@@ -239,6 +246,14 @@ vector_run run_vector_algorithm(vector_algorithm a, const Matrix<double>& A, ind
         v.value = std::move(pr);
         break;
       }
+      case vector_algorithm::cc: {
+        cc.to(backend::host);
+        index_t count = 0;
+        for (index_t i = 0; i < cc.size(); ++i) count += cc.present()[i] && cc.values()[i] == i;
+        std::snprintf(text, sizeof text, "%lld components", (long long)count);
+        v.level = std::move(cc);
+        break;
+      }
     }
     v.m.result = text;
     v.ran = true;
@@ -256,6 +271,7 @@ vector_run run_vector_algorithm(vector_algorithm a, const Matrix<double>& A, ind
 std::string check_vector_algorithm(vector_algorithm a, const vector_run& g, const vector_run& h) {
   switch (a) {
     case vector_algorithm::bfs:
+    case vector_algorithm::cc:
       return g.level == h.level ? "" : differences(g.level, h.level, [](std::int64_t x, std::int64_t y) { return x == y; });
     case vector_algorithm::bellman_ford:
       return differences(g.value, h.value, [](double x, double y) {
@@ -273,8 +289,9 @@ void run_vector_algorithms(const std::string& name, const Matrix<double>& A0, co
   const index_t source = largest_out_degree(A0, &degree);
   std::printf("# %s: bfs and sssp from vertex %lld (out-degree %lld, the largest); MTEPS = %lld edges / median time\n",
               name.c_str(), (long long)source, (long long)degree, (long long)edges);
-  const vector_algorithm algos[] = {vector_algorithm::bfs, vector_algorithm::bellman_ford, vector_algorithm::pagerank};
-  constexpr int count = 3;
+  const vector_algorithm algos[] = {vector_algorithm::bfs, vector_algorithm::bellman_ford, vector_algorithm::pagerank,
+                                    vector_algorithm::cc};
+  constexpr int count = 4;
   vector_run gpu_runs[count], host_runs[count];
   const bool with_gpu = o.gpu && gpu_available();
   for (backend w : {backend::cuda, backend::host}) {
