@@ -8,9 +8,11 @@
 # CUDA architectures: on a machine with a GPU, the library's default (that
 # GPU); without one (CI), compute_90 PTX only (TGB_CUDA_ARCHITECTURES,
 # default 90-virtual): the CUDA code is only compiled there, so one virtual
-# architecture (no ptxas pass: the GPU machine's sm_90 builds run it) and GPU
-# tests compiled without optimization (TGB_CUDA_TESTS_COMPILE_ONLY; they
-# report "skipped") keep CI short.
+# architecture (no ptxas pass: the GPU machine's sm_90 builds run it), every
+# CUDA source compiled without optimization (host and device side: no GPU
+# code runs there; half the CPU time of -O3) and GPU tests compiled without
+# optimization (TGB_CUDA_TESTS_COMPILE_ONLY; they report "skipped") keep CI
+# short.
 # The default architecture selection itself is tested by the "setup:" tests
 # (tests/scripts/test-cuda-architectures.sh). TGB_CUDA12=1 also runs
 # scripts/cuda12-check.sh (the CUDA 12 / CCCL 2 compile check).
@@ -30,7 +32,8 @@ jobs=${TGB_JOBS:-$(nproc)}
 arch_args=()
 if ! nvidia-smi -L >/dev/null 2>&1 && [ -z "${CUDAARCHS:-}" ] &&
   [[ "${TGB_CMAKE_ARGS:-}" != *CMAKE_CUDA_ARCHITECTURES* ]]; then
-  arch_args=(-DCMAKE_CUDA_ARCHITECTURES="${TGB_CUDA_ARCHITECTURES:-90-virtual}" -DTGB_CUDA_TESTS_COMPILE_ONLY=ON)
+  arch_args=(-DCMAKE_CUDA_ARCHITECTURES="${TGB_CUDA_ARCHITECTURES:-90-virtual}" -DTGB_CUDA_TESTS_COMPILE_ONLY=ON
+             "-DCMAKE_CUDA_FLAGS_RELEASE=-O0 -Xcicc -O0 -DNDEBUG")
 fi
 tgb_generator "$build"
 # The examples are built (and run) below against the installed package, not
