@@ -371,14 +371,22 @@ void ewise_mult(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Op& o
 // C<M> = accum(C, A .op. B) over the union of the patterns, with A's missing
 // entries taken as alpha and B's as beta (GxB_eWiseUnion): op(a, beta) where
 // only A is stored. Host only for now: device operands throw not_implemented.
+namespace detail {
+// C, A (or A') and B (or B') of one shape, as ewise_union needs.
+template <class TC, class TA, class TB>
+void check_union_shapes(const Matrix<TC>& C, const Matrix<TA>& A, const Matrix<TB>& B, const descriptor& desc) {
+  const index_t ar = rows_of(A, desc.transpose_a), ac = cols_of(A, desc.transpose_a);
+  const index_t br = rows_of(B, desc.transpose_b), bc = cols_of(B, desc.transpose_b);
+  if (ar != br || ac != bc || ar != C.nrows() || ac != C.ncols())
+    throw dimension_mismatch("tgb::ewise_union: C is " + shape(C.nrows(), C.ncols()) + ", A is " + shape(ar, ac) +
+                             ", B is " + shape(br, bc));
+}
+}  // namespace detail
+
 template <class TC, class Mask, class Accum, class Op, class TA, class SA, class TB, class SB>
 void ewise_union(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Op& op, const Matrix<TA>& A,
                  const SA& alpha, const Matrix<TB>& B, const SB& beta, const descriptor& desc = {}) {
-  const index_t ar = detail::rows_of(A, desc.transpose_a), ac = detail::cols_of(A, desc.transpose_a);
-  const index_t br = detail::rows_of(B, desc.transpose_b), bc = detail::cols_of(B, desc.transpose_b);
-  if (ar != br || ac != bc || ar != C.nrows() || ac != C.ncols())
-    throw dimension_mismatch("tgb::ewise_union: C is " + detail::shape(C.nrows(), C.ncols()) + ", A is " +
-                             detail::shape(ar, ac) + ", B is " + detail::shape(br, bc));
+  detail::check_union_shapes(C, A, B, desc);
   const backend where = detail::residence("ewise_union", {{"C", C.location()}, {"A", A.location()}, {"B", B.location()},
                                                           {"the mask", detail::where_mask(mask, C.location())}});
   if (where == backend::cuda) throw detail::device_unsupported("ewise_union", "it runs on the host for now");

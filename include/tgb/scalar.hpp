@@ -178,6 +178,27 @@ void reduce(Scalar<S>& s, const Accum& accum, const Monoid& monoid, const Vector
   });
 }
 
+// --------------------------------------------------------- ewise_union
+// ewise_union with its fill values as Scalars (GxB_eWiseUnion takes
+// GrB_Scalars): each must hold a value; an empty one throws empty_object,
+// after the shape checks, and leaves the output unchanged.
+template <class TC, class Mask, class Accum, class Op, class TA, class SA, class TB, class SB>
+void ewise_union(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Op& op, const Matrix<TA>& A,
+                 const Scalar<SA>& alpha, const Matrix<TB>& B, const Scalar<SB>& beta, const descriptor& desc = {}) {
+  detail::check_union_shapes(C, A, B, desc);
+  detail::check_matrix_mask(mask, C.nrows(), C.ncols(), "ewise_union", "C");
+  ewise_union(C, mask, accum, op, A, detail::needed_value("ewise_union", "alpha", alpha), B,
+              detail::needed_value("ewise_union", "beta", beta), desc);
+}
+template <class TW, class Mask, class Accum, class Op, class TU, class SA, class TV, class SB>
+void ewise_union(Vector<TW>& w, const Mask& mask, const Accum& accum, const Op& op, const Vector<TU>& u,
+                 const Scalar<SA>& alpha, const Vector<TV>& v, const Scalar<SB>& beta, const descriptor& desc = {}) {
+  detail::check_same_size("ewise_union", w.size(), {{"u", u.size()}, {"v", v.size()}});
+  detail::host::check_vector_mask(mask, w.size(), "ewise_union");
+  ewise_union(w, mask, accum, op, u, detail::needed_value("ewise_union", "alpha", alpha), v,
+              detail::needed_value("ewise_union", "beta", beta), desc);
+}
+
 // ---------------------------------------------------------------- assign
 // C<M>(I,J) = accum(C(I,J), s) (GrB_Matrix_assign_Scalar): s's value, cast to
 // C's type, at every position of I x J. An empty s is an empty |I| x |J|
@@ -274,6 +295,14 @@ void extract_element(Scalar<T>& s, const Vector<TU>& u, index_t i) {
   const std::optional<TU> x = u.get(i);
   if (x) s.set(detail::cast<T>(*x));
   else s.clear();
+}
+
+// w(i) = s (GrB_Vector_setElement_Scalar): s's value cast to w's type; an
+// empty s removes w(i). A host vector, as set and remove need.
+template <class T, class S>
+void set_element(Vector<T>& w, const Scalar<S>& s, index_t i) {
+  if (s.empty()) w.remove(i);
+  else w.set(i, detail::cast<T>(s.get()));
 }
 
 }  // namespace tgb

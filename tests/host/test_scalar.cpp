@@ -305,6 +305,48 @@ TEST_CASE("apply, select and extract_element with a Scalar", "[scalar][apply][se
   CHECK(b.get() == false);
 }
 
+TEST_CASE("ewise_union with Scalar fill values, and set_element with a Scalar", "[scalar][hand]") {
+  // Matrices: the Scalars give what the plain values give; an empty one
+  // throws empty_object after the shape checks, C unchanged.
+  const auto A = oracle::from_map<int>(2, 3, {{{0, 0}, 1}, {{1, 2}, 4}});
+  const auto B = oracle::from_map<int>(2, 3, {{{0, 0}, 10}, {{0, 1}, 20}});
+  Matrix<int> C1(2, 3), C2(2, 3);
+  ewise_union(C1, no_mask, no_accum, minus{}, A, 100, B, 1000);
+  ewise_union(C2, no_mask, no_accum, minus{}, A, Scalar<int>(100), B, Scalar<double>(1000.0));
+  CHECK(oracle::to_map(C2) == oracle::to_map(C1));
+  CHECK(oracle::to_map(C1) == dmap<int>{{{0, 0}, -9}, {{0, 1}, 80}, {{1, 2}, -996}});
+  const auto c1 = oracle::to_map(C1);
+  CHECK_THROWS_AS(ewise_union(C1, no_mask, no_accum, minus{}, A, Scalar<int>(), B, Scalar<int>(1)), empty_object);
+  CHECK_THROWS_AS(ewise_union(C1, no_mask, no_accum, minus{}, A, Scalar<int>(1), B, Scalar<int>()), empty_object);
+  CHECK_THROWS_AS(ewise_union(C1, no_mask, no_accum, minus{}, A, Scalar<int>(), Matrix<int>(3, 3), Scalar<int>()),
+                  dimension_mismatch);
+  CHECK_THROWS_AS(ewise_union(C1, Matrix<bool>(3, 3), no_accum, minus{}, A, Scalar<int>(), B, Scalar<int>()),
+                  dimension_mismatch);
+  CHECK(oracle::to_map(C1) == c1);
+  // Vectors likewise.
+  const auto u = vector_oracle::from_vmap<int>(4, {{0, 1}, {2, 3}}), v = vector_oracle::from_vmap<int>(4, {{2, 5}});
+  Vector<int> w1(4), w2(4);
+  ewise_union(w1, no_mask, no_accum, plus{}, u, 7, v, 9);
+  ewise_union(w2, no_mask, no_accum, plus{}, u, Scalar<int>(7), v, Scalar<int>(9));
+  CHECK(vector_oracle::to_vmap(w1) == vmap<int>{{0, 10}, {2, 8}});
+  CHECK(vector_oracle::to_vmap(w2) == vector_oracle::to_vmap(w1));
+  CHECK_THROWS_AS(ewise_union(w2, no_mask, no_accum, plus{}, u, Scalar<int>(), v, Scalar<int>(9)), empty_object);
+  CHECK_THROWS_AS(ewise_union(w2, no_mask, no_accum, plus{}, u, Scalar<int>(), Vector<int>(5), Scalar<int>()),
+                  dimension_mismatch);
+  CHECK(vector_oracle::to_vmap(w2) == vmap<int>{{0, 10}, {2, 8}});
+  // set_element: a value (cast to w's type) sets, an empty Scalar removes.
+  Vector<int> x = vector_oracle::from_vmap<int>(3, {{1, 5}});
+  set_element(x, Scalar<double>(2.75), 0);
+  CHECK(vector_oracle::to_vmap(x) == vmap<int>{{0, 2}, {1, 5}});
+  set_element(x, Scalar<int>(), 1);
+  CHECK(vector_oracle::to_vmap(x) == vmap<int>{{0, 2}});
+  set_element(x, Scalar<int>(), 2);  // removing what is not stored: nothing
+  CHECK(x.nvals() == 1);
+  CHECK_THROWS_AS(set_element(x, Scalar<int>(1), 3), invalid_index);
+  CHECK_THROWS_AS(set_element(x, Scalar<int>(), -1), invalid_index);
+  CHECK(vector_oracle::to_vmap(x) == vmap<int>{{0, 2}});
+}
+
 // ---------------------------------------------------------- errors and OOM
 TEST_CASE("Scalar operations: errors leave the outputs unchanged", "[scalar][errors]") {
   std::mt19937_64 rng(74);

@@ -295,8 +295,9 @@ __device__ inline index_t merge_search_warp(const offset_t* rp, index_t nrows, o
 template <bool MatrixFirst, class T, class Semiring>
 __global__ void __launch_bounds__(kMergeThreads)
     k_pull_rows_merge(index_t nrows, offset_t nnz, const offset_t* __restrict__ rp,
-                      const std::int32_t* __restrict__ col, const T* __restrict__ av, const T* __restrict__ u, const std::uint8_t* __restrict__ up,
-                      Semiring s, T* t, std::uint8_t* tp, merge_carry<T>* block_carry) {
+                      const std::int32_t* __restrict__ col, const T* __restrict__ av, const T* __restrict__ u,
+                      const std::uint8_t* __restrict__ up, Semiring s, T* t, std::uint8_t* tp,
+                      merge_carry<T>* block_carry) {
   __shared__ T prod[kMergeItems];
   __shared__ std::uint8_t prod_has[kMergeItems];
   __shared__ offset_t ends[kMergeItems + 1];  // row ends, relative to the block's first entry
