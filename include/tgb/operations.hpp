@@ -368,9 +368,6 @@ void ewise_mult(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Op& o
   detail::ewise("ewise_mult", false, C, mask, accum, op, A, B, desc);
 }
 
-// C<M> = accum(C, A .op. B) over the union of the patterns, with A's missing
-// entries taken as alpha and B's as beta (GxB_eWiseUnion): op(a, beta) where
-// only A is stored. Host only for now: device operands throw not_implemented.
 namespace detail {
 // C, A (or A') and B (or B') of one shape, as ewise_union needs.
 template <class TC, class TA, class TB>
@@ -383,6 +380,9 @@ void check_union_shapes(const Matrix<TC>& C, const Matrix<TA>& A, const Matrix<T
 }
 }  // namespace detail
 
+// C<M> = accum(C, A .op. B) over the union of the patterns, with A's missing
+// entries taken as alpha and B's as beta (GxB_eWiseUnion): op(a, beta) where
+// only A is stored. Host only for now: device operands throw not_implemented.
 template <class TC, class Mask, class Accum, class Op, class TA, class SA, class TB, class SB>
 void ewise_union(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Op& op, const Matrix<TA>& A,
                  const SA& alpha, const Matrix<TB>& B, const SB& beta, const descriptor& desc = {}) {

@@ -3,10 +3,10 @@
 // byte per element, as on the host.
 //   pull (t = A u): one warp per tile row of A; lane r of each half-warp takes
 //     row r of every other tile of the tile row, and the halves combine at
-//     the end; for A in rows, from 2^17 entries without a
-//     mask, the merge path (every thread the same share of rows and entries),
-//     else a group of lanes per row (a power of two near the mean row length)
-//     and a shuffle reduction. Rows the mask refuses are not computed.
+//     the end; for A in rows, from kMergeFrom (2^18) entries without a mask,
+//     the merge path (every thread the same share of rows and entries), else
+//     a group of lanes per row (a power of two near the mean row length) and
+//     a shuffle reduction. Rows the mask refuses are not computed.
 //   push (t = A' u): the same walks over the rows of A that u stores, each
 //     product folded into t(j) by an atomic form of the add monoid (native
 //     atomics for plus, min and max where the hardware has them, a
