@@ -24,6 +24,51 @@ inline void check(cudaError_t e, const char* what) {
   throw panic(std::string("tgb: CUDA error in ") + what + ": " + cudaGetErrorString(e));
 }
 
+// ---- warp shuffles of values, and folds of (value, has) pairs ------------------
+constexpr unsigned kFullWarp = 0xFFFFFFFFu;
+
+// A shuffle of any tgb value type (bool and 8-bit types travel as int).
+template <class T>
+__device__ inline T shfl_down_value(T v, int delta, int width = 32) {
+  if constexpr (sizeof(T) < 4) return static_cast<T>(__shfl_down_sync(kFullWarp, int(v), delta, width));
+  else return __shfl_down_sync(kFullWarp, v, delta, width);
+}
+template <class T>
+__device__ inline T shfl_up_value(T v, int delta) {
+  if constexpr (sizeof(T) < 4) return static_cast<T>(__shfl_up_sync(kFullWarp, int(v), delta));
+  else return __shfl_up_sync(kFullWarp, v, delta);
+}
+
+// A monoid folded over values that may be absent: each value travels with a
+// flag saying whether it holds anything, so that nothing needs the identity
+// (a monoid whose identity absorbs, such as any, still returns a stored
+// value). fold_pair: acc = acc + x (x after acc); fold_pair_front: acc = x +
+// acc (x in front). An absent x leaves acc; an absent acc takes x. `add` is
+// a semiring's add monoid or a run-time coded one.
+template <class T, class Add>
+__device__ inline void fold_pair(T& acc, bool& has, T x, bool x_has, const Add& add) {
+  if (!x_has) return;
+  acc = has ? static_cast<T>(add(acc, x)) : x;
+  has = true;
+}
+template <class T, class Add>
+__device__ inline void fold_pair_front(T x, bool x_has, T& acc, bool& has, const Add& add) {
+  if (!x_has) return;
+  acc = has ? static_cast<T>(add(x, acc)) : x;
+  has = true;
+}
+// Each group of `width` lanes (a power of two, at most 32) folded into its
+// first lane by a fixed tree (lane l takes lane l + o, o = width/2 .. 1):
+// results repeat exactly. Every lane of the warp must call it.
+template <class T, class Add>
+__device__ inline void warp_fold_pair(T& acc, bool& has, const Add& add, int width = 32) {
+  for (int o = width / 2; o > 0; o >>= 1) {
+    const T other = shfl_down_value(acc, o, width);
+    const bool other_has = __shfl_down_sync(kFullWarp, int(has), o, width) != 0;
+    fold_pair(acc, has, other, other_has, add);
+  }
+}
+
 inline unsigned grid_for(offset_t n, int threads) {
   const offset_t b = (n + threads - 1) / threads;
   return static_cast<unsigned>(b < 1 ? 1 : (b > 2147483647 ? 2147483647 : b));

@@ -24,15 +24,6 @@
 
 namespace tgb::detail::cuda {
 
-constexpr unsigned kFullWarp = 0xFFFFFFFFu;
-
-// A shuffle of any tgb value type (bool and 8-bit types travel as int).
-template <class T>
-__device__ inline T shfl_down_value(T v, int delta, int width = 32) {
-  if constexpr (sizeof(T) < 4) return static_cast<T>(__shfl_down_sync(kFullWarp, int(v), delta, width));
-  else return __shfl_down_sync(kFullWarp, v, delta, width);
-}
-
 template <class T>
 __device__ inline T bits_as(std::conditional_t<sizeof(T) == 8, unsigned long long, unsigned> b) {
   T v;
@@ -113,12 +104,6 @@ __device__ inline tile_row_span row_in_tile(const pattern_ref& A, offset_t tt, i
   return tile_row_span{e0, int(A.row_ptr[16 * tt + r]), q1, index_t(A.tile_col[tt]) * tile_dim};
 }
 
-template <class T>
-__device__ inline T shfl_up_value(T v, int delta) {
-  if constexpr (sizeof(T) < 4) return static_cast<T>(__shfl_up_sync(kFullWarp, int(v), delta));
-  else return __shfl_up_sync(kFullWarp, v, delta);
-}
-
 // ---- pull ------------------------------------------------------------------
 // One warp per tile row (blocks of 256 threads: 8 tile rows).
 template <bool MatrixFirst, class T, class Semiring>
@@ -139,16 +124,14 @@ __global__ void k_pull_tiles(pattern_ref A, const T* av, const T* u, const std::
         const index_t k = sp.col0 + A.col_idx[e];
         if (up && !up[k]) continue;
         const T v = vmul<MatrixFirst>(s, av ? av[e] : T{}, u[k]);
-        acc = has ? static_cast<T>(s.add(acc, v)) : v;
-        has = true;
+        fold_pair(acc, has, v, true, s.add);
       }
     }
   }
   const T other = shfl_down_value(acc, 16);
   const bool other_has = __shfl_down_sync(kFullWarp, int(has), 16) != 0;
   if (half == 0 && i < A.nrows) {
-    if (other_has) acc = has ? static_cast<T>(s.add(acc, other)) : other;
-    has = has || other_has;
+    fold_pair(acc, has, other, other_has, s.add);
     tp[i] = has;
     t[i] = has ? acc : T{};  // every value written: a copy of t reads nothing unset
   }
@@ -179,16 +162,10 @@ __global__ void k_pull_rows(index_t nrows, const offset_t* rp, const std::int32_
       const index_t k = col[e];
       if (up && !up[k]) continue;
       const T v = vmul<MatrixFirst>(s, av ? av[e] : T{}, u[k]);
-      acc = has ? static_cast<T>(s.add(acc, v)) : v;
-      has = true;
+      fold_pair(acc, has, v, true, s.add);
     }
   }
-  for (int o = G / 2; o > 0; o >>= 1) {
-    const T other = shfl_down_value(acc, o, G);
-    const bool other_has = __shfl_down_sync(kFullWarp, int(has), o, G) != 0;
-    if (other_has) acc = has ? static_cast<T>(s.add(acc, other)) : other;
-    has = has || other_has;
-  }
+  warp_fold_pair(acc, has, s.add, G);
   if (lane == 0 && i < nrows && !deferred) {
     tp[i] = has;
     t[i] = has ? acc : T{};
@@ -212,15 +189,9 @@ __global__ void k_pull_long_rows(const offset_t* rp, const std::int32_t* col, co
       const index_t k = col[e];
       if (up && !up[k]) continue;
       const T v = vmul<MatrixFirst>(s, av ? av[e] : T{}, u[k]);
-      acc = has ? static_cast<T>(s.add(acc, v)) : v;
-      has = true;
+      fold_pair(acc, has, v, true, s.add);
     }
-    for (int o = 16; o > 0; o >>= 1) {
-      const T other = shfl_down_value(acc, o);
-      const bool other_has = __shfl_down_sync(kFullWarp, int(has), o) != 0;
-      if (other_has) acc = has ? static_cast<T>(s.add(acc, other)) : other;
-      has = has || other_has;
-    }
+    warp_fold_pair(acc, has, s.add);
     if (lane == 0) {
       part[warp] = acc;
       part_has[warp] = has;
@@ -229,11 +200,7 @@ __global__ void k_pull_long_rows(const offset_t* rp, const std::int32_t* col, co
     if (threadIdx.x == 0) {
       acc = T{};
       has = false;
-      for (int w = 0; w < int(blockDim.x >> 5); ++w)
-        if (part_has[w]) {
-          acc = has ? static_cast<T>(s.add(acc, part[w])) : part[w];
-          has = true;
-        }
+      for (int w = 0; w < int(blockDim.x >> 5); ++w) fold_pair(acc, has, part[w], part_has[w] != 0, s.add);
       tp[i] = has;
       t[i] = has ? acc : T{};
     }
@@ -261,14 +228,6 @@ struct merge_carry {
   T value;
   int has;
 };
-
-// (a, b) folded in that order into b, for runs of equal keys.
-template <class T, class Add>
-__device__ inline void fold_into(T a, bool ha, T& b, bool& hb, const Add& add) {
-  if (!ha) return;
-  b = hb ? static_cast<T>(add(a, b)) : a;
-  hb = true;
-}
 
 // The merge-path coordinate of diagonal d: x rows ended, d - x entries taken.
 // One warp searches 32 points a step.
@@ -366,10 +325,7 @@ __global__ void __launch_bounds__(kMergeThreads)
   bool first_has = false;
   for (offset_t it = d; it < d + kMergePerThread && it < items; ++it) {
     if (ends[x] > y) {
-      if (prod_has[y]) {
-        acc = has ? static_cast<T>(s.add(acc, prod[y])) : prod[y];
-        has = true;
-      }
+      fold_pair(acc, has, prod[y], prod_has[y] != 0, s.add);
       ++y;
     } else {
       if (!ended) {
@@ -395,7 +351,7 @@ __global__ void __launch_bounds__(kMergeThreads)
     const T ov = shfl_up_value(cv, o);
     const bool oh = __shfl_up_sync(kFullWarp, int(ch), o) != 0;
     const index_t ok = __shfl_up_sync(kFullWarp, key, o);
-    if (lane >= o && ok == key) fold_into(ov, oh, cv, ch, s.add);
+    if (lane >= o && ok == key) fold_pair_front(ov, oh, cv, ch, s.add);
   }
   if (lane == 31) warp_carry[warp] = merge_carry<T>{key, cv, ch};
   __syncthreads();
@@ -406,7 +362,7 @@ __global__ void __launch_bounds__(kMergeThreads)
       const merge_carry<T> before = run;
       if (run.row == mine.row) {
         bool h = mine.has != 0;
-        fold_into(run.value, run.has != 0, mine.value, h, s.add);
+        fold_pair_front(run.value, run.has != 0, mine.value, h, s.add);
         mine.has = h;
       }
       run = mine;
@@ -417,7 +373,7 @@ __global__ void __launch_bounds__(kMergeThreads)
   __syncthreads();
   if (warp > 0) {
     const merge_carry<T> before = warp_carry[warp];
-    if (before.row == key) fold_into(before.value, before.has != 0, cv, ch, s.add);
+    if (before.row == key) fold_pair_front(before.value, before.has != 0, cv, ch, s.add);
   }
   // The carry into this thread (the threads before it on its first row).
   T in = shfl_up_value(cv, 1);
@@ -430,7 +386,7 @@ __global__ void __launch_bounds__(kMergeThreads)
     in_row = before.row;
   }
   if (ended) {
-    if (in_row == first_row) fold_into(in, in_has, first_value, first_has, s.add);
+    if (in_row == first_row) fold_pair_front(in, in_has, first_value, first_has, s.add);
     tp[first_row] = first_has;
     t[first_row] = first_has ? first_value : T{};
   }
@@ -453,17 +409,10 @@ __global__ void k_merge_fixup(int nblocks, index_t nrows, const merge_carry<T>* 
   for (index_t c0 = b;; c0 -= 32) {
     const index_t c = c0 - lane;
     const bool in = c >= 0 && carry[c].row == row;
-    if (in) fold_into(carry[c].value, carry[c].has != 0, v, h, s.add);  // earlier blocks in front
+    if (in) fold_pair_front(carry[c].value, carry[c].has != 0, v, h, s.add);  // earlier blocks in front
     if (!__all_sync(kFullWarp, in)) break;
   }
-  for (int o = 16; o > 0; o >>= 1) {
-    const T ov = shfl_down_value(v, o);
-    const bool oh = __shfl_down_sync(kFullWarp, int(h), o) != 0;
-    if (oh) {
-      v = h ? static_cast<T>(s.add(v, ov)) : ov;
-      h = true;
-    }
-  }
+  warp_fold_pair(v, h, s.add);
   if (lane != 0 || !h) return;
   if (tp[row]) t[row] = static_cast<T>(s.add(v, t[row]));
   else t[row] = v, tp[row] = 1;

@@ -247,24 +247,11 @@ bool vector_equal(const device_vector<T>& a, const device_vector<T>& b, stream_t
 // value.
 constexpr int kReduceBlocks = 1024, kReduceThreads = 256;
 
-template <class T>
-__device__ inline void fold_in(T& acc, bool& has, T x, bool x_has, const coded_monoid& m) {
-  if (!x_has) return;
-  acc = has ? m(acc, x) : x;
-  has = true;
-}
-
 // The fold of the block's (x, has) in thread order; meaningful in thread 0.
 template <class T>
 __device__ T block_fold(T x, bool& has, const coded_monoid& m, T* smem, int* smem_has) {
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  for (int o = 16; o > 0; o >>= 1) {
-    T y;
-    if constexpr (sizeof(T) < 4) y = static_cast<T>(__shfl_down_sync(0xFFFFFFFFu, int(x), o));
-    else y = __shfl_down_sync(0xFFFFFFFFu, x, o);
-    const bool y_has = __shfl_down_sync(0xFFFFFFFFu, int(has), o) != 0;
-    fold_in(x, has, y, y_has, m);
-  }
+  warp_fold_pair(x, has, m);
   if (lane == 0) {
     smem[warp] = x;
     smem_has[warp] = has;
@@ -273,7 +260,7 @@ __device__ T block_fold(T x, bool& has, const coded_monoid& m, T* smem, int* sme
   if (threadIdx.x == 0) {
     x = T{};
     has = false;
-    for (int w = 0; w < int(blockDim.x >> 5); ++w) fold_in(x, has, smem[w], smem_has[w] != 0, m);
+    for (int w = 0; w < int(blockDim.x >> 5); ++w) fold_pair(x, has, smem[w], smem_has[w] != 0, m);
   }
   return x;
 }
@@ -290,7 +277,7 @@ __global__ void k_vector_reduce_blocks(index_t n, const T* u, const std::uint8_t
   unsigned long long k = 0;
   for (index_t i = b + threadIdx.x; i < e; i += blockDim.x)
     if (up[i]) {
-      fold_in(acc, has, u[i], true, m);
+      fold_pair(acc, has, u[i], true, m);
       ++k;
     }
   for (int o = 16; o > 0; o >>= 1) k += __shfl_down_sync(0xFFFFFFFFu, k, o);
@@ -313,7 +300,7 @@ __global__ void k_vector_reduce_final(int nparts, const T* part, const std::uint
   // given n, whatever the GPU.
   const int per = (nparts + blockDim.x - 1) / blockDim.x;
   for (int k = threadIdx.x * per; k < (int(threadIdx.x) + 1) * per && k < nparts; ++k)
-    fold_in(acc, has, part[k], part_has[k] != 0, m);
+    fold_pair(acc, has, part[k], part_has[k] != 0, m);
   acc = block_fold(acc, has, m, smem, smem_has);
   if (threadIdx.x == 0) *out = acc;
 }
