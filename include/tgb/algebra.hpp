@@ -295,6 +295,44 @@ struct lxor_monoid {
   template <class T> TGB_HD constexpr T operator()(T a, T b) const { return lxor{}(a, b); }
 };
 
+// A monoid for an operation that takes a binary operator where GraphBLAS
+// folds (GrB_Matrix_reduce_BinaryOp into a vector, the _BinaryOp_Scalar
+// reductions): like SuiteSparse:GraphBLAS, tgb accepts the operators that are
+// a predefined monoid's (plus, times, min, max, any, lor, land, lxor).
+// as_monoid(f) is f itself for a monoid, that monoid for such an operator;
+// any other operator is a compile-time error naming the fix.
+namespace detail {
+template <class F, class = void>
+struct is_monoid : std::false_type {};
+template <class F>
+struct is_monoid<F, std::void_t<typename F::op_type>> : std::true_type {};
+template <class Op> struct monoid_of_op {};
+template <> struct monoid_of_op<plus> { using type = plus_monoid; };
+template <> struct monoid_of_op<times> { using type = times_monoid; };
+template <> struct monoid_of_op<min> { using type = min_monoid; };
+template <> struct monoid_of_op<max> { using type = max_monoid; };
+template <> struct monoid_of_op<any> { using type = any_monoid; };
+template <> struct monoid_of_op<lor> { using type = lor_monoid; };
+template <> struct monoid_of_op<land> { using type = land_monoid; };
+template <> struct monoid_of_op<lxor> { using type = lxor_monoid; };
+template <class F, class = void>
+struct has_monoid_of_op : std::false_type {};
+template <class F>
+struct has_monoid_of_op<F, std::void_t<typename monoid_of_op<F>::type>> : std::true_type {};
+}  // namespace detail
+
+template <class F>
+constexpr auto as_monoid(const F& f) {
+  if constexpr (detail::is_monoid<F>::value) {
+    return f;
+  } else {
+    static_assert(detail::has_monoid_of_op<F>::value,
+                  "tgb: this fold takes a monoid, or a binary operator that is a predefined monoid's (plus, times, "
+                  "min, max, any, lor, land, lxor); for another operator pass make_monoid(op, identity)");
+    return typename detail::monoid_of_op<F>::type{};
+  }
+}
+
 // A user-defined monoid: any associative function object with an identity of
 // type V (converted to the operation's type) and optionally a terminal value.
 template <class Op, class V>

@@ -487,10 +487,14 @@ void reduce(S& s, const Accum& accum, const Monoid& monoid, const Matrix<T>& A) 
 }
 
 // w<m> = accum(w, fold of each row of A) (of each column with transpose_a).
-// Rows with no entries give no entry.
-template <class TW, class Mask, class Accum, class Monoid, class TA>
-void reduce(Vector<TW>& w, const Mask& mask, const Accum& accum, const Monoid& monoid, const Matrix<TA>& A,
+// Rows with no entries give no entry. `fold` is a monoid, or a binary
+// operator that is a predefined monoid's (GrB_Matrix_reduce_BinaryOp; see
+// as_monoid).
+template <class TW, class Mask, class Accum, class Fold, class TA>
+void reduce(Vector<TW>& w, const Mask& mask, const Accum& accum, const Fold& fold, const Matrix<TA>& A,
             const descriptor& desc = {}) {
+  const auto monoid = as_monoid(fold);
+  using Monoid = std::decay_t<decltype(monoid)>;
   const index_t n = detail::rows_of(A, desc.transpose_a);
   if (n != w.size())
     throw dimension_mismatch("tgb::reduce: w has size " + std::to_string(w.size()) + " but the reduced matrix has " +

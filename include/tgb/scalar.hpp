@@ -158,22 +158,27 @@ struct scalar_bind<bind_second<Op, Scalar<S>>> : std::true_type {
 // (GrB_Matrix_reduce_Monoid_Scalar), folded in S as reduce(S&, ...) folds, on
 // the GPU too where A lives there. If A has no entries the fold has no value:
 // s becomes empty without an accumulator and is left as it is with one; an
-// empty s with an accumulator takes the fold alone.
+// empty s with an accumulator takes the fold alone. `monoid` may also be a
+// binary operator that is a predefined monoid's (GrB_Matrix_reduce_BinaryOp_Scalar;
+// see as_monoid): the empty case needs no identity here.
 template <class S, class Accum, class Monoid, class T>
 void reduce(Scalar<S>& s, const Accum& accum, const Monoid& monoid, const Matrix<T>& A) {
+  const auto m = as_monoid(monoid);
   detail::reduce_into(s, accum, A.nvals() == 0, [&] {
     S t{};
-    reduce(t, no_accum, monoid, A);
+    reduce(t, no_accum, m, A);
     return t;
   });
 }
 
-// s = accum(s, fold of u's entries) (GrB_Vector_reduce_Monoid_Scalar), as above.
+// s = accum(s, fold of u's entries) (GrB_Vector_reduce_Monoid_Scalar and
+// _BinaryOp_Scalar), as above.
 template <class S, class Accum, class Monoid, class T>
 void reduce(Scalar<S>& s, const Accum& accum, const Monoid& monoid, const Vector<T>& u) {
+  const auto m = as_monoid(monoid);
   detail::reduce_into(s, accum, u.nvals() == 0, [&] {
     S t{};
-    reduce(t, no_accum, monoid, u);
+    reduce(t, no_accum, m, u);
     return t;
   });
 }

@@ -137,6 +137,51 @@ TEST_CASE("reduce to a Scalar: empty and non-empty inputs, with and without accu
   CHECK(b.get() == true);
 }
 
+TEST_CASE("reduce with a binary operator: into a Scalar and into a vector", "[scalar][reduce][hand]") {
+  // GrB_*_reduce_BinaryOp_Scalar and GrB_Matrix_reduce_BinaryOp: an operator
+  // that is a predefined monoid's folds as that monoid.
+  const auto A = oracle::from_map<int>(3, 4, {{{0, 1}, 5}, {{0, 3}, -4}, {{2, 3}, 7}, {{2, 0}, 9}, {{1, 0}, -2}});
+  const Matrix<int> Z(3, 4);
+  const auto u = vector_oracle::from_vmap<int>(5, {{1, 5}, {4, 7}, {2, -2}});
+  for (int form = 0; form < 2; ++form) {
+    INFO("form " << form);
+    const Matrix<int> a = stored(A, form), e = stored(Z, form);
+    Scalar<int> s;
+    reduce(s, no_accum, max{}, a);
+    CHECK(s.get() == 9);
+    reduce(s, plus{}, min{}, a);  // 9 + (-4)
+    CHECK(s.get() == 5);
+    reduce(s, no_accum, plus{}, a);
+    CHECK(s.get() == 15);
+    reduce(s, no_accum, max{}, e);  // nothing to fold: empty, no identity needed
+    CHECK(s.empty());
+    Scalar<bool> b;
+    reduce(b, no_accum, land{}, a);  // every entry non-zero
+    CHECK(b.get() == true);
+    // Rows: row 0 {5, -4}, row 1 {-2}, row 2 {9, 7}; columns with transpose_a.
+    Vector<int> w(3);
+    reduce(w, no_mask, no_accum, min{}, a);
+    CHECK(w.nvals() == 3);
+    CHECK(w.get(0) == -4);
+    CHECK(w.get(1) == -2);
+    CHECK(w.get(2) == 7);
+    Vector<int> c(4);
+    descriptor d;
+    d.transpose_a = true;
+    reduce(c, no_mask, no_accum, times{}, a, d);  // columns 0 {-2, 9}, 1 {5}, 2 {}, 3 {-4, 7}
+    CHECK(c.nvals() == 3);
+    CHECK(c.get(0) == -18);
+    CHECK(c.get(1) == 5);
+    CHECK_FALSE(c.get(2).has_value());
+    CHECK(c.get(3) == -28);
+  }
+  Scalar<int> s;
+  reduce(s, no_accum, min{}, u);
+  CHECK(s.get() == -2);
+  reduce(s, no_accum, times{}, u);
+  CHECK(s.get() == -70);
+}
+
 TEST_CASE("assign a Scalar: an empty one deletes the region's entries", "[scalar][assign][hand]") {
   // C (3 x 3): c(i,j) = 10 i + j + 1 everywhere; I = {0, 1}, J = {1, 2}; M admits (0,1), (1,1), (2,2).
   dmap<int> c0;
