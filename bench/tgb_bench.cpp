@@ -57,6 +57,8 @@
 extern "C" {
 #include <GraphBLAS.h>
 }
+#include <dlfcn.h>
+#include <stdlib.h>
 #endif
 
 using namespace tgb;
@@ -199,6 +201,24 @@ void emit(const row& r) {
 }
 
 #if defined(TGB_BENCH_GRAPHBLAS)
+// The file the GraphBLAS calls resolve to, symbolic links followed (the Debian library or the
+// PyPI wheel's, which scripts/bench-host.sh puts first on the library path), and its major
+// version read from the name (libgraphblas[-hash].so.MAJOR.MINOR.PATCH; 0 where unknown).
+std::string graphblas_library() {
+  Dl_info info{};
+  if (!dladdr(reinterpret_cast<void*>(&GrB_mxm), &info) || !info.dli_fname) return "unknown";
+  char* real = realpath(info.dli_fname, nullptr);
+  const std::string path = real ? real : info.dli_fname;
+  std::free(real);
+  return path;
+}
+
+int grb_lib_major() {
+  const std::string lib = graphblas_library();
+  const auto at = lib.rfind(".so.");
+  return at == std::string::npos ? 0 : std::atoi(lib.c_str() + at + 4);
+}
+
 GrB_Matrix to_grb(const csr<double>& a, index_t n, index_t ncols = -1) {
   GrB_Matrix g;
   GrB_Matrix_new(&g, GrB_FP64, n, ncols < 0 ? n : ncols);
@@ -954,7 +974,11 @@ int main(int argc, char** argv) {
   if (!o.json.empty()) json_out.open(o.json);
 #if defined(TGB_BENCH_GRAPHBLAS)
   GrB_init(GrB_NONBLOCKING);
-  GxB_Global_Option_set(GxB_GLOBAL_NTHREADS, omp_get_max_threads());
+  const std::string grb_lib = graphblas_library();
+  // The thread count's option code moved in SuiteSparse 9 (GxB_NTHREADS became 7086); the
+  // binary may run against a newer library than its header (scripts/bench-host.sh does).
+  GxB_Global_Option_set(static_cast<GxB_Option_Field>(grb_lib_major() >= 9 ? 7086 : GxB_NTHREADS),
+                        omp_get_max_threads());
 #endif
   // The suite: generated matrices, the real graphs of --data, the files given.
   std::vector<std::pair<std::string, std::function<Matrix<double>()>>> suite = {
@@ -1011,6 +1035,9 @@ int main(int argc, char** argv) {
   std::printf("# tgb-bench: GPU %s; device copy bandwidth %.0f GB/s; host %d threads; reps %d (host %d)\n",
               gpu_description().c_str(), bw, omp_get_max_threads(), o.reps, o.host_reps);
   std::printf("# pool: %s\n", pool.c_str());
+#if defined(TGB_BENCH_GRAPHBLAS)
+  std::printf("# SuiteSparse:GraphBLAS: %s\n", grb_lib.c_str());
+#endif
   if (o.spmv) return run_spmv_suite(suite, o);
   std::printf("# stored bytes: tgb = every array of the form it stores (tiles, or rows where its storage rule keeps "
               "rows); CSR = 32-bit indices: 4*(rows+1) + nnz*(4 + value bytes), i.e. 12 bytes/entry + 4 bytes/row "
