@@ -490,7 +490,8 @@ class Matrix {
   // by the rule (used last by every operation; a conversion that fails
   // throws before anything changes, so the output stays as it was).
   void assign_tiles(detail::tile_matrix<T>&& t) { commit(prepare(std::move(t))); }
-  void assign_rows(detail::csr_matrix<T>&& r) { commit(prepare(std::move(r))); }
+  // ntiles: r's tile count where the caller has counted it (-1: count here).
+  void assign_rows(detail::csr_matrix<T>&& r, offset_t ntiles = -1) { commit(prepare(std::move(r), ntiles)); }
   // For a matrix already on the device (its shape does not change).
   // The owner's control (set_storage) holds on the device too: a result in
   // the other form is converted first (a conversion that fails throws before
@@ -569,10 +570,11 @@ class Matrix {
     }
     return s;
   }
-  stored prepare(detail::csr_matrix<T>&& r) const {
+  stored prepare(detail::csr_matrix<T>&& r, offset_t ntiles = -1) const {
     stored s;
     if (control_ == storage_control::tiles ||
-        (control_ == storage_control::automatic && rule(detail::count_tiles(r.p), r.p.nnz()) == storage_form::tiles)) {
+        (control_ == storage_control::automatic &&
+         rule(ntiles >= 0 ? ntiles : detail::count_tiles(r.p), r.p.nnz()) == storage_form::tiles)) {
       s.tiles = detail::tiles_of(r);
     } else {
       s.tiles.pat.nrows = r.p.nrows;

@@ -1,5 +1,5 @@
 // tgb host backend: the type-independent parts of the row paths (scalar CSR
-// views of tile patterns, task splitting, assembling C's tiles from tasks).
+// views of tile patterns, task splitting).
 #include <algorithm>
 #include <cstring>
 
@@ -17,18 +17,29 @@ void counts_from_bits(const tile_pattern& p, const row_bits* bits, offset_t* rp)
   for (index_t I = 0; I < tm; ++I) {
     const int nr = static_cast<int>(std::min<index_t>(tile_dim, p.nrows - I * tile_dim));
     offset_t n[tile_dim] = {};
-    for (offset_t t = p.tile_ptr[I]; t < p.tile_ptr[I + 1]; ++t)
-      for (std::uint32_t rr = nonempty_rows(bits + 16 * t); rr; rr &= rr - 1) {
-        const int r = tile::lowest_bit(rr);
-        n[r] += bitcount16(bits[16 * t + r]);
+    if (bits == p.row_mask.data()) {
+      // The pattern's own rows: their lengths are the differences of row_ptr.
+      for (offset_t t = p.tile_ptr[I]; t < p.tile_ptr[I + 1]; ++t) {
+        const std::uint8_t* q = p.row_ptr.data() + 16 * t;
+        for (int r = 0; r + 1 < tile_dim; ++r) n[r] += q[r + 1] - q[r];
+        n[tile_dim - 1] += (p.tile_offset[t + 1] - p.tile_offset[t]) - q[tile_dim - 1];
       }
+    } else {
+      for (offset_t t = p.tile_ptr[I]; t < p.tile_ptr[I + 1]; ++t)
+        for (std::uint32_t rr = nonempty_rows(bits + 16 * t); rr; rr &= rr - 1) {
+          const int r = tile::lowest_bit(rr);
+          n[r] += bitcount16(bits[16 * t + r]);
+        }
+    }
     for (int r = 0; r < nr; ++r) rp[I * tile_dim + r + 1] = n[r];
   }
 }
 
 // CSR rows of the pattern restricted to `bits` (a subset of its row bits).
+// src (the tile-order position of each entry) only where bits are the row bits.
 void fill_from_bits(const tile_pattern& p, const row_bits* bits, const offset_t* rp, index_t* ci, offset_t* src) {
   const index_t tm = p.tile_rows();
+  const bool own = bits == p.row_mask.data();
 #pragma omp parallel for schedule(dynamic, 64) if (tm > kParallelRows)
   for (index_t I = 0; I < tm; ++I) {
     offset_t out[tile_dim];
@@ -40,13 +51,13 @@ void fill_from_bits(const tile_pattern& p, const row_bits* bits, const offset_t*
       for (std::uint32_t rr = nonempty_rows(bits + 16 * t); rr; rr &= rr - 1) {
         const int r = tile::lowest_bit(rr);
         const row_bits b = bits[16 * t + r];
-        if (src) {
-          // the row's stored entries, in order (bits are the row bits here)
+        if (own) {
+          // the row's stored entries, in order
           const int q0 = p.row_ptr[16 * t + r];
           const int q1 = q0 + bitcount16(b);
           for (int q = q0; q < q1; ++q) {
-            ci[out[r]] = j0 + p.col_idx[base + q];
-            src[out[r]++] = base + q;
+            if (src) src[out[r]] = base + q;
+            ci[out[r]++] = j0 + p.col_idx[base + q];
           }
         } else {
           std::uint32_t x = b;
@@ -112,45 +123,6 @@ void split_tile_rows(const buffer<offset_t>& work, int tasks, std::vector<index_
       bounds.push_back(I + 1);
   }
   bounds.push_back(tm);
-}
-
-
-tile_pattern assemble_chunks(index_t nrows, index_t ncols, const std::vector<index_t>& bounds,
-                             const buffer<offset_t>& tiles_in_row, const std::vector<tile_chunk>& chunks,
-                             std::vector<offset_t>& entry_base) {
-  tile_pattern p = tile_pattern::empty(nrows, ncols);
-  const index_t tm = p.tile_rows();
-  for (index_t I = 0; I < tm; ++I) p.tile_ptr[I + 1] = p.tile_ptr[I] + tiles_in_row[I];
-  const offset_t nt = p.tile_ptr[tm];
-  const int ntasks = static_cast<int>(chunks.size());
-  entry_base.assign(static_cast<std::size_t>(ntasks) + 1, 0);
-  for (int k = 0; k < ntasks; ++k) entry_base[k + 1] = entry_base[k] + static_cast<offset_t>(chunks[k].nnz);
-  p.tile_col = buffer<tile_index_t>(static_cast<std::size_t>(nt));
-  p.row_mask = buffer<row_bits>(static_cast<std::size_t>(16 * nt));
-  p.tile_offset = buffer<offset_t>(static_cast<std::size_t>(nt) + 1);
-  p.tile_offset[0] = 0;
-  p.row_ptr = buffer<std::uint8_t>(static_cast<std::size_t>(16 * nt));
-  p.col_idx = buffer<std::uint8_t>(static_cast<std::size_t>(entry_base[ntasks]));
-#pragma omp parallel for schedule(dynamic, 1) if (ntasks > 1)
-  for (int k = 0; k < ntasks; ++k) {
-    const tile_chunk& ch = chunks[k];
-    if (!ch.ntiles) continue;
-    const offset_t t0 = p.tile_ptr[bounds[k]];
-    std::memcpy(p.tile_col.data() + t0, ch.tcol.data(), ch.ntiles * sizeof(tile_index_t));
-    std::memcpy(p.row_mask.data() + 16 * t0, ch.masks.data(), 16 * ch.ntiles * sizeof(row_bits));
-    std::memcpy(p.col_idx.data() + entry_base[k], ch.cidx.data(), ch.nnz);
-    offset_t e = entry_base[k];
-    for (std::size_t l = 0; l < ch.ntiles; ++l) {
-      const offset_t t = t0 + static_cast<offset_t>(l);
-      const offset_t start = e;
-      for (int r = 0; r < tile_dim; ++r) {
-        p.row_ptr[16 * t + r] = static_cast<std::uint8_t>(e - start);
-        e += bitcount16(p.row_mask[16 * t + r]);
-      }
-      p.tile_offset[t + 1] = e;
-    }
-  }
-  return p;
 }
 
 }  // namespace tgb::detail::host

@@ -129,7 +129,7 @@ void count_lines(const tile_pattern* t, const csr_pattern* r, line_counts& c) {
 }  // namespace
 
 mxm_method choose_mxm_method(operand_pattern A, bool ta, operand_pattern B, bool tb, const host_mask& M,
-                             const mxm_policy& policy) {
+                             const mxm_policy& policy, const csr_pattern* mask_rows) {
   const bool dot_ok = dot_usable(M.active, M.complement);
   const mxm_method forced = forced_method(policy, dot_ok);
   if (forced != mxm_method::automatic) return forced;
@@ -149,7 +149,8 @@ mxm_method choose_mxm_method(operand_pattern A, bool ta, operand_pattern B, bool
       pb = &b;
     }
     // The mask's listed positions: its rows where it has them, else its tiles.
-    const operand_pattern mp{M.rows() ? nullptr : M.pat, M.rows()};
+    if (!mask_rows) mask_rows = M.rows();
+    const operand_pattern mp{mask_rows ? nullptr : M.pat, mask_rows};
     const line_counts* pm = &m;
     if (mp.same(A)) pm = &a;
     else if (mp.same(B)) pm = pb;

@@ -258,3 +258,35 @@ TEST_CASE("mxm row paths out of memory at every allocation: throw, keep C, leak 
         CHECK(k > 0);
       }
 }
+
+TEST_CASE("row saxpy past 2^22 tile columns: C's tiles counted by sorting and written by a merge",
+          "[mxm][methods]") {
+  // B has 2^27 + 5 columns (2^23 + 1 tile columns): too wide for the per-thread
+  // tile-column stamps, so the saxpy counts a tile row's tiles by sorting its
+  // tile columns and writes them by a 16-row merge; C stored as tiles, as
+  // rows, and by the rule.
+  const index_t n = 40, wide = (index_t(1) << 27) + 5;
+  std::mt19937_64 rng(11);
+  auto A = oracle::random_matrix<double>(rng, n, n, 0.15);
+  oracle::dmap<double> bm;
+  std::uniform_int_distribution<index_t> any_col(0, wide - 1), near_end(wide - 40, wide - 1), low(0, 47);
+  std::uniform_int_distribution<int> val(1, 9);
+  for (index_t k = 0; k < n; ++k)
+    for (int e = 0; e < 6; ++e) {
+      const index_t j = e < 2 ? any_col(rng) : e < 4 ? near_end(rng) : low(rng);
+      bm[{k, j}] = double(val(rng));
+    }
+  const auto B = oracle::from_map<double>(n, wide, bm);
+  const auto want = oracle::product<double>(oracle::to_map(A), bm, plus_times);
+  mxm_policy pol;
+  pol.method = mxm_method::row_saxpy;
+  for (storage_control control : {storage_control::tiles, storage_control::rows, storage_control::automatic}) {
+    Matrix<double> C(n, wide);
+    C.set_storage(control);
+    detail::mxm_host(C, no_mask, no_accum, plus_times, A, B, descriptor{}, pol);
+    INFO("control " << int(control));
+    if (control != storage_control::automatic)
+      CHECK(C.form() == (control == storage_control::tiles ? storage_form::tiles : storage_form::rows));
+    REQUIRE(oracle::diff(oracle::to_map(C), want, 0.0) == "");
+  }
+}

@@ -12,7 +12,7 @@ namespace tgb::detail {
 //                   src/cuda/pipeline.cu, which still sends the tile rows
 //                   whose tiles are hypersparse to its row path, rowpath.cuh)
 //   tile_dot        tile dot products over a non-complemented mask (host)
-//   row_saxpy       scalar-row Gustavson (host: mxm_rows.hpp; device:
+//   row_saxpy       scalar-row Gustavson (host: row_saxpy.hpp; device:
 //                   row_spgemm.cuh, unmasked; masked, the planner)
 //   row_dot         one sparse dot product per mask entry, row i of op(A)
 //                   against row j of op(B)' (host: mxm_rows.hpp; device:

@@ -6,7 +6,7 @@
 //   3. numeric: products accumulate into C's compressed slots (sparse) or a
 //      16x16 array (dense, for heavy tiles), in increasing k.
 // Steps 1-2 do not depend on types or semiring (mxm_symbolic, compiled once).
-// mxm_product picks between this and the row paths (mxm_rows.hpp) by one
+// mxm_product picks between this and the row paths (row_saxpy.hpp, mxm_rows.hpp) by one
 // rule, choose_mxm_method, with its knobs in an mxm_policy.
 #pragma once
 
@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "tgb/detail/host/mask.hpp"
-#include "tgb/detail/host/mxm_rows.hpp"
+#include "tgb/detail/host/row_saxpy.hpp"
 #include "tgb/detail/mxm_method.hpp"
 #include "tgb/detail/tile/spgemm.hpp"
 
@@ -45,8 +45,10 @@ operand_pattern pattern_of(const M& m) {
 
 // The host's method: the policy's forced one, or choose_method on the
 // patterns' line counts (computed only when a dot is possible).
+// mask_rows: the mask's listed positions as rows where the caller has them
+// (else its own rows or tiles are counted).
 mxm_method choose_mxm_method(operand_pattern A, bool ta, operand_pattern B, bool tb, const host_mask& M,
-                             const mxm_policy& policy);
+                             const mxm_policy& policy, const csr_pattern* mask_rows = nullptr);
 
 
 // Up to this many tile columns, steps 1-3 find a tile column's slot through a
@@ -216,34 +218,63 @@ host_product<TC> mxm_product(const MA& A, bool ta, const MB& B, bool tb, const h
                              storage_control out_control = storage_control::automatic) {
   using TA = typename MA::value_type;
   using TB = typename MB::value_type;
-  const mxm_method how = choose_mxm_method(pattern_of(A), ta, pattern_of(B), tb, M, policy);
+  constexpr bool vals = reads_values<Semiring>::value;
+  const bool dot_ok = dot_usable(M.active, M.complement);
+  const mxm_method forced = forced_method(policy, dot_ok);
+  // Whether the mask is op(X)'s own structure (the triangle product's
+  // C<L> = L L'): then its rows are X's rows, made once.
+  auto own_structure = [&](const auto& X, bool flipped) {
+    return !flipped && !M.rows() && !X.row_form() && M.pat && M.pat == &X.tiles().pat &&
+           M.bits == M.pat->row_mask.data();
+  };
+  // A masked product measures line counts for the rule, and runs a row
+  // method unless its tiles are dense: op(A)'s rows are made first, and the
+  // rule counts on them (and on the mask where it is A's structure) instead
+  // of on the tiles.
+  csr_matrix<TA> a_owned;
+  const csr_matrix<TA>* a = nullptr;
+  const bool rows_first = dot_ok && (forced == mxm_method::automatic || forced == mxm_method::row_dot ||
+                                     forced == mxm_method::row_saxpy);
+  if (rows_first) a = rows_for(A, ta, vals, a_owned);
+  const bool b_is_a = static_cast<const void*>(&A) == static_cast<const void*>(&B);
+  const csr_pattern* mask_rows = M.rows();
+  if (!mask_rows && a && own_structure(A, ta)) mask_rows = &a->p;
+  mxm_method how = forced;
+  if (how == mxm_method::automatic) {
+    if (a) {
+      // op(A) is a's rows; B, where it is A, is a's rows transposed or not.
+      const operand_pattern pa{nullptr, &a->p};
+      how = choose_mxm_method(pa, false, b_is_a ? pa : pattern_of(B), b_is_a ? tb != ta : tb, M, policy, mask_rows);
+    } else {
+      how = choose_mxm_method(pattern_of(A), ta, pattern_of(B), tb, M, policy);
+    }
+  }
   host_product<TC> out;
   if (how == mxm_method::row_saxpy || how == mxm_method::row_dot) {
     // B's rows for saxpy (op(B)), or its columns for dot (op(B)'). One
     // view serves both operands when they are the same matrix the same way.
     const bool b_flip = how == mxm_method::row_dot ? !tb : tb;
-    constexpr bool vals = reads_values<Semiring>::value;
-    csr_matrix<TA> a_owned;
     csr_matrix<TB> b_owned;
-    const csr_matrix<TA>* a = rows_for(A, ta, vals, a_owned);
+    if (!a) a = rows_for(A, ta, vals, a_owned);
     const csr_matrix<TB>* b = nullptr;
     if constexpr (std::is_same_v<TA, TB>) {
-      if (static_cast<const void*>(&A) == static_cast<const void*>(&B) && ta == b_flip) b = a;
+      if (b_is_a && ta == b_flip) b = a;
     }
     if (!b) b = rows_for(B, b_flip, vals, b_owned);
     if (how == mxm_method::row_dot) {
       out.in_rows = true;
+      // The mask's rows: its own where it is stored in rows, A's or B's
+      // where it is that matrix's structure, else made from its tiles.
       csr_pattern scratch;
-      out.rows = mxm_rows_dot<TC>(*a, *b, listed_rows(M, scratch), s);
+      if (!mask_rows && own_structure(B, b_flip)) mask_rows = &b->p;
+      out.rows = mxm_rows_dot<TC>(*a, *b, mask_rows ? *mask_rows : listed_rows(M, scratch), s);
       return out;
     }
-    // Saxpy writes tiles straight away when both operands are stored as
-    // tiles; otherwise it counts C's tiles and writes the form the storage
-    // rule picks for C.
+    // Saxpy counts C's entries and tiles as it makes C's rows, and writes
+    // the form out_control names, or the one the storage rule picks for C.
     saxpy_tuning tune;
     tune.dense_ratio = policy.dense_row_ratio;
-    const saxpy_output output = !A.row_form() && !B.row_form() ? saxpy_output::tiles : saxpy_output::rule;
-    return mxm_rows_saxpy<TC>(*a, *b, M, s, tune, output, out_control);
+    return mxm_rows_saxpy<TC>(*a, *b, M, s, tune, out_control);
   }
   M.need_tiles();
   const tile_view<TA> A_view(A);
@@ -254,13 +285,14 @@ host_product<TC> mxm_product(const MA& A, bool ta, const MB& B, bool tb, const h
   tile_matrix<TB> bt;
   if (ta) at = transpose_tiles(A0);
   if (tb) bt = transpose_tiles(B0);
-  const tile_matrix<TA>& a = ta ? at : A0;
-  const tile_matrix<TB>& b = tb ? bt : B0;
+  const tile_matrix<TA>& opa = ta ? at : A0;  // op(A), op(B) as tiles
+  const tile_matrix<TB>& opb = tb ? bt : B0;
   if (how == mxm_method::tile_dot) {
-    const tile_columns Bc = columns_of(b.pat);
-    out.tiles = mxm_numeric_dot<TC>(mxm_symbolic_dot(a.pat, b.pat, Bc, M), a, b, Bc, s, policy.dense_tile_threshold);
+    const tile_columns Bc = columns_of(opb.pat);
+    out.tiles = mxm_numeric_dot<TC>(mxm_symbolic_dot(opa.pat, opb.pat, Bc, M), opa, opb, Bc, s,
+                                    policy.dense_tile_threshold);
   } else {
-    out.tiles = mxm_numeric<TC>(mxm_symbolic(a.pat, b.pat, M), a, b, s, policy.dense_tile_threshold);
+    out.tiles = mxm_numeric<TC>(mxm_symbolic(opa.pat, opb.pat, M), opa, opb, s, policy.dense_tile_threshold);
   }
   return out;
 }

@@ -56,13 +56,14 @@ void writeback(Matrix<TC>& C, const host_mask& M, const Accum& accum, bool repla
 }
 
 // The same for a result in row form: stored as it is where C becomes T,
-// through tiles where it merges with C.
+// through tiles where it merges with C. ntiles: T's tile count where the
+// operation counted it (the storage rule's input), else -1.
 template <class TC, class Accum>
 void writeback(Matrix<TC>& C, const host_mask& M, const Accum& accum, bool replace, csr_matrix<TC>&& T,
-               bool t_within_mask) {
+               bool t_within_mask, offset_t ntiles = -1) {
   constexpr bool has_accum = !std::is_same_v<Accum, no_accum_t>;
   if (!has_accum && (!M.active || (replace && t_within_mask))) {
-    C.assign_rows(std::move(T));
+    C.assign_rows(std::move(T), ntiles);
     return;
   }
   writeback(C, M, accum, replace, tiles_of(T), t_within_mask);
