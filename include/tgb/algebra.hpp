@@ -534,6 +534,16 @@ struct op_domain<Op, TA, TB, std::void_t<typename Op::domain>> {
 template <class Op, class TA, class TB>
 using op_domain_t = typename op_domain<Op, TA, TB>::type;
 
+// An accumulator's step, z = accum(c, t) stored in TZ: c and t are cast to
+// the operator's input domain (a user operator's `domain`; the predefined
+// ones compute in the common type) and the result to TZ, as GraphBLAS casts
+// around an accumulator.
+template <class TZ, class Accum, class TX, class TY>
+TGB_HD constexpr TZ accumulate(const Accum& accum, TX c, TY t) {
+  using D = op_domain_t<Accum, TX, TY>;
+  return static_cast<TZ>(accum(static_cast<D>(c), static_cast<D>(t)));
+}
+
 struct coded_op {
   int code = 0;
   template <class T>

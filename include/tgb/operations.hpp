@@ -483,7 +483,7 @@ void reduce(S& s, const Accum& accum, const Monoid& monoid, const Matrix<T>& A) 
                   ? detail::reduce_cuda<S>(monoid, A)
                   : detail::guard_alloc([&] { return detail::host::reduce_all<S>(*detail::tile_view<T>(A), monoid, has); });
   if constexpr (std::is_same_v<Accum, no_accum_t>) s = t;
-  else s = static_cast<S>(accum(s, t));
+  else s = tgb::detail::accumulate<S>(accum, s, t);
 }
 
 // w<m> = accum(w, fold of each row of A) (of each column with transpose_a).

@@ -128,7 +128,7 @@ void reduce_into(Scalar<S>& s, const Accum& accum, bool nothing, const Fold& fol
   const S t = fold();
   if constexpr (has_accum) {
     if (!s.empty()) {
-      s.set(static_cast<S>(accum(s.get(), t)));
+      s.set(tgb::detail::accumulate<S>(accum, s.get(), t));
       return;
     }
   }

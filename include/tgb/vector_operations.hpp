@@ -394,7 +394,7 @@ void reduce(S& s, const Accum& accum, const Monoid& monoid, const Vector<T>& u) 
                   ? detail::vector_reduce_cuda<S>(monoid, u, has)
                   : detail::guard_alloc([&] { return detail::host::vector_reduce<S>(u.bitmap(), monoid, has); });
   if constexpr (std::is_same_v<Accum, no_accum_t>) s = t;
-  else s = static_cast<S>(accum(s, t));
+  else s = tgb::detail::accumulate<S>(accum, s, t);
 }
 
 }  // namespace tgb

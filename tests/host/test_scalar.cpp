@@ -483,3 +483,48 @@ TEST_CASE("Scalar operations leave their outputs unchanged when an allocation fa
           [](const Vector<double>& a, const Vector<double>& b) { return a == b; });
   }
 }
+
+namespace {
+// A user accumulator that computes in double whatever it is given (its
+// template would otherwise run in C's integer type): c / t * 10.
+struct ratio10 {
+  using domain = double;
+  template <class T>
+  T operator()(T a, T b) const { return a / b * T(10); }
+};
+}  // namespace
+
+TEST_CASE("an accumulator computes in its own domain, then casts to the output", "[accum][hand]") {
+  // c = 1, t = 4: in double 1 / 4 * 10 = 2.5, stored as int 2; in int it
+  // would be 0.
+  const auto A = oracle::from_map<int>(2, 2, {{{0, 0}, 1}, {{1, 1}, 3}});
+  const auto B = oracle::from_map<int>(2, 2, {{{0, 0}, 4}, {{1, 1}, 2}});
+  for (int form = 0; form < 2; ++form) {
+    INFO("form " << form);
+    Matrix<int> C = stored(A, form);
+    const Matrix<int> a = stored(A, form), b = stored(B, form);
+    ewise_add(C, no_mask, ratio10{}, plus{}, a, b);  // C = C ratio10 (A + B), C = A
+    CHECK(C.get(0, 0) == 2);  // 1 / 5 * 10
+    CHECK(C.get(1, 1) == 6);  // 3 / 5 * 10
+    Matrix<int> D = stored(A, form);
+    assign(D, no_mask, ratio10{}, 4, all, all);  // scalar assign, accum
+    CHECK(D.get(0, 0) == 2);  // 1 / 4 * 10 = 2.5
+    CHECK(D.get(1, 1) == 7);  // 3 / 4 * 10 = 7.5
+    CHECK(D.get(0, 1) == 4);  // no old value: the scalar
+  }
+  Vector<int> w = vector_oracle::from_vmap<int>(3, {{0, 1}, {2, 3}});
+  const Vector<int> u = vector_oracle::from_vmap<int>(3, {{0, 4}, {1, 5}, {2, 4}});
+  ewise_add(w, no_mask, ratio10{}, plus{}, w, u);  // w = w ratio10 (w + u)
+  CHECK(w.get(0) == 2);   // 1 / 5 * 10
+  CHECK(w.get(1) == 5);   // w had no entry: t = 5 stands
+  CHECK(w.get(2) == 4);   // 3 / 7 * 10 = 4.28
+  int s = 1;
+  reduce(s, ratio10{}, plus_monoid{}, u);  // 1 / 13 * 10
+  CHECK(s == 0);
+  s = 3;
+  reduce(s, ratio10{}, plus_monoid{}, u);  // 3 / 13 * 10 = 2.3
+  CHECK(s == 2);
+  Scalar<int> t(7);
+  reduce(t, ratio10{}, plus_monoid{}, u);  // 7 / 13 * 10 = 5.38
+  CHECK(t.get() == 5);
+}

@@ -319,7 +319,7 @@ csr_matrix<TC> assign_region(const csr_matrix<TC>& c, const index_map& I, const 
       } else {
         const TC s = src.rows ? sval[q] : src.scalar;
         if (admits(cc)) {
-          if constexpr (has_accum) emit(cc, static_cast<TC>(accum(cval[p], s)));
+          if constexpr (has_accum) emit(cc, tgb::detail::accumulate<TC>(accum, cval[p], s));
           else emit(cc, s);
         } else if (!replace) {
           emit(cc, cval[p]);

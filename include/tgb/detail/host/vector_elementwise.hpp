@@ -88,7 +88,7 @@ vector_bitmap<TW> vector_writeback(const vector_bitmap<TW>& w, const Mask& mask,
     if (mask(i)) {
       if constexpr (has_accum) {
         has = hw || ht;
-        if (hw && ht) v = static_cast<TW>(accum(w.values[i], t.values[i]));
+        if (hw && ht) v = tgb::detail::accumulate<TW>(accum, w.values[i], t.values[i]);
         else if (hw) v = w.values[i];
         else if (ht) v = t.values[i];
       } else {
@@ -208,7 +208,7 @@ vector_bitmap<TW> vector_assign(const vector_bitmap<TW>& w, const Mask& mask, co
     const bool hw = w.present[i];
     if constexpr (has_accum) {
       if (!hs) continue;
-      z.values[i] = hw ? static_cast<TW>(accum(w.values[i], x)) : x;
+      z.values[i] = hw ? tgb::detail::accumulate<TW>(accum, w.values[i], x) : x;
     } else if (!hs) {
       z.present[i] = 0;
       delta -= hw ? 1 : 0;

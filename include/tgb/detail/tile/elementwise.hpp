@@ -47,7 +47,7 @@ TGB_HD inline void writeback_row_values(const tile_ref_t<TC>& c, const tile_ref_
     } else if constexpr (std::is_same_v<Accum, no_accum_t>) {
       v = tv;
     } else {
-      v = has_c ? (has_t ? static_cast<TC>(accum(cv, tv)) : cv) : tv;
+      v = has_c ? (has_t ? tgb::detail::accumulate<TC>(accum, cv, tv) : cv) : tv;
     }
     out_row[n++] = v;
   }
