@@ -102,11 +102,15 @@ inline mxm_method forced_method(const mxm_policy& p, bool dot_ok) {
 //      row); on the host, tile Gustavson when entries >= tile_min_density *
 //      tiles, row saxpy below that.
 // The tile dot runs only when forced.
+// The host's density test of step 3: tiles that hold enough entries for the
+// tile paths.
+inline bool tiles_dense(const mxm_work& w, const mxm_policy& p) { return w.entries >= p.tile_min_density * w.tiles; }
+
 inline mxm_method choose_method(const mxm_work& w, bool dot_ok, const mxm_policy& p) {
   if (dot_ok && w.dot_work <= p.dot_factor * w.products) return mxm_method::row_dot;
   if (w.row_operand) return mxm_method::row_saxpy;
   if (w.device) return mxm_method::tile_gustavson;
-  return w.entries >= p.tile_min_density * w.tiles ? mxm_method::tile_gustavson : mxm_method::row_saxpy;
+  return tiles_dense(w, p) ? mxm_method::tile_gustavson : mxm_method::row_saxpy;
 }
 
 inline bool is_dot(mxm_method m) { return m == mxm_method::row_dot || m == mxm_method::tile_dot; }

@@ -228,13 +228,21 @@ host_product<TC> mxm_product(const MA& A, bool ta, const MB& B, bool tb, const h
            M.bits == M.pat->row_mask.data();
   };
   // A masked product measures line counts for the rule, and runs a row
-  // method unless its tiles are dense: op(A)'s rows are made first, and the
-  // rule counts on them (and on the mask where it is A's structure) instead
-  // of on the tiles.
+  // method unless both operands are tiles dense enough for the tile path:
+  // then op(A)'s rows are made first, and the rule counts on them (and on
+  // the mask where it is A's structure) instead of on the tiles. (Where the
+  // tile path is possible the rule must see the tiles: it reads the rows as
+  // a row-form operand.)
+  const operand_pattern pA = pattern_of(A), pB = pattern_of(B);
+  mxm_work stored;
+  stored.entries = double(pA.nnz()) + double(pB.nnz());
+  stored.tiles = double(pA.tiles ? pA.tiles->ntiles() : 0) + double(pB.tiles ? pB.tiles->ntiles() : 0);
+  const bool tile_path_possible = !pA.rows && !pB.rows && tiles_dense(stored, policy);
   csr_matrix<TA> a_owned;
   const csr_matrix<TA>* a = nullptr;
-  const bool rows_first = dot_ok && (forced == mxm_method::automatic || forced == mxm_method::row_dot ||
-                                     forced == mxm_method::row_saxpy);
+  const bool rows_first =
+      dot_ok && (forced == mxm_method::row_dot || forced == mxm_method::row_saxpy ||
+                 (forced == mxm_method::automatic && !tile_path_possible));
   if (rows_first) a = rows_for(A, ta, vals, a_owned);
   const bool b_is_a = static_cast<const void*>(&A) == static_cast<const void*>(&B);
   const csr_pattern* mask_rows = M.rows();
@@ -246,7 +254,7 @@ host_product<TC> mxm_product(const MA& A, bool ta, const MB& B, bool tb, const h
       const operand_pattern pa{nullptr, &a->p};
       how = choose_mxm_method(pa, false, b_is_a ? pa : pattern_of(B), b_is_a ? tb != ta : tb, M, policy, mask_rows);
     } else {
-      how = choose_mxm_method(pattern_of(A), ta, pattern_of(B), tb, M, policy);
+      how = choose_mxm_method(pA, ta, pB, tb, M, policy);
     }
   }
   host_product<TC> out;

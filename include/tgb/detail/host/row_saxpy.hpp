@@ -55,8 +55,54 @@ struct row_workspace {
   std::uint32_t tstamp = 0;
   buffer<std::uint32_t> tslot;
   buffer<offset_t> tfill;
-  std::vector<tile_index_t> tids;
+  buffer<tile_index_t> tids;
+  // a tile row too big for a block, made here first
+  buffer<index_t> bcol;
+  buffer<TC> bval;
+  // radix sort: the other half of the ping-pong, and the digit counts
+  buffer<index_t> rtmp;
+  std::uint32_t rcount[256];
 };
+
+// Sorts a[0..n) by the field of `bits` bits at `shift` (a column, alone or in
+// the upper half of a packed key): an LSD radix sort by bytes for long rows
+// (rows of 10^3-10^4 entries took a fifth of soc-Slashdot0902's A*A in
+// std::sort), std::sort below 256 entries. The fields are distinct.
+template <class TC>
+void sort_row(index_t* a, std::size_t n, int shift, int bits, row_workspace<TC>& ws) {
+  if (n < 256) {
+    std::sort(a, a + n);
+    return;
+  }
+  if (ws.rtmp.size() < n) {
+    ws.rtmp = buffer<index_t>();
+    ws.rtmp = buffer<index_t>(std::max(n, 2 * ws.rtmp.size()));
+  }
+  index_t* from = a;
+  index_t* to = ws.rtmp.data();
+  for (int d = 0; d < bits; d += 8) {
+    const int sh = shift + d;
+    std::uint32_t* c = ws.rcount;
+    std::fill(c, c + 256, 0u);
+    for (std::size_t e = 0; e < n; ++e) ++c[(static_cast<std::uint64_t>(from[e]) >> sh) & 0xFF];
+    std::uint32_t sum = 0;
+    for (int b = 0; b < 256; ++b) {
+      const std::uint32_t x = c[b];
+      c[b] = sum;
+      sum += x;
+    }
+    for (std::size_t e = 0; e < n; ++e) to[c[(static_cast<std::uint64_t>(from[e]) >> sh) & 0xFF]++] = from[e];
+    std::swap(from, to);
+  }
+  if (from != a) std::memcpy(static_cast<void*>(a), from, n * sizeof(index_t));
+}
+
+// Bits needed for the values 0..n-1 (at least 1).
+inline int bits_for(index_t n) {
+  int b = 1;
+  while (b < 63 && (index_t(1) << b) < n) ++b;
+  return b;
+}
 
 // A block of a thread's arena: rows of C, never moved once made.
 template <class TC>
@@ -218,6 +264,7 @@ host_product<TC> mxm_rows_saxpy(const csr_matrix<TA>& A, const csr_matrix<TB>& B
   const index_t tcols = tiles_for(ncols);
   const bool tile_slots = tcols <= (index_t(1) << 22);  // stamps and slots: at most 16 MB a thread
   const bool count_tiles = control != storage_control::rows;
+  const int col_bits = bits_for(ncols);
   // Blocks of a thread's arena: a quarter of its share of the products (of
   // the mask's entries, when a mask bounds C), between 2^12 and 2^22 entries,
   // or a tile row's bound where that is more.
@@ -310,7 +357,7 @@ host_product<TC> mxm_rows_saxpy(const csr_matrix<TA>& A, const csr_matrix<TB>& B
         for (index_t j = 0; j < ncols; ++j)
           if (mark[j] == set) cols[n++] = j;
       } else {
-        std::sort(cols, cols + n);
+        sort_row(cols, n, 0, col_bits, ws);
       }
       for (std::size_t e = 0; e < n; ++e) vals[e] = acc[cols[e]];
     } else {
@@ -369,7 +416,8 @@ host_product<TC> mxm_rows_saxpy(const csr_matrix<TA>& A, const csr_matrix<TB>& B
           }
         }
       }
-      std::sort(cols, cols + n);
+      if (packed) sort_row(cols, n, 32, col_bits, ws);
+      else std::sort(cols, cols + n);
       // Empty the table after the row: whole while it is small next to the
       // row, else key by key (a search that runs until it finds its key, so
       // the holes it leaves do not matter). With a scattered mask always
@@ -440,16 +488,34 @@ host_product<TC> mxm_rows_saxpy(const csr_matrix<TA>& A, const csr_matrix<TB>& B
             room += bound;
           }
           if (room == 0) continue;
-          if (blocks.empty() || blocks.back().col.size() - blocks.back().used < static_cast<std::size_t>(room)) {
+          auto open_block = [&](std::size_t need) {
+            if (!blocks.empty() && blocks.back().col.size() - blocks.back().used >= need) return;
             row_block<TC> b;
-            const std::size_t size = std::max(block_entries, static_cast<std::size_t>(room));
+            const std::size_t size = std::max(block_entries, need);
             b.col = buffer<index_t>(size);
             b.val = buffer<TC>(size);
             blocks.push_back(std::move(b));
+          };
+          // A tile row whose bound exceeds a block is made in the workspace
+          // and copied into the arena at its real size: blocks sized by
+          // bounds would reserve the sum of the bounds, not of the entries.
+          const bool big = static_cast<std::size_t>(room) > block_entries;
+          index_t* cols;
+          TC* vals;
+          if (big) {
+            if (ws.bcol.size() < static_cast<std::size_t>(room)) {
+              ws.bcol = buffer<index_t>();
+              ws.bval = buffer<TC>();
+              ws.bcol = buffer<index_t>(static_cast<std::size_t>(room));
+              ws.bval = buffer<TC>(static_cast<std::size_t>(room));
+            }
+            cols = ws.bcol.data();
+            vals = ws.bval.data();
+          } else {
+            open_block(static_cast<std::size_t>(room));
+            cols = blocks.back().col.data() + blocks.back().used;
+            vals = blocks.back().val.data() + blocks.back().used;
           }
-          row_block<TC>& blk = blocks.back();
-          index_t* cols = blk.col.data() + blk.used;
-          TC* vals = blk.val.data() + blk.used;
           std::size_t used = 0;
           for (int r = 0; r < nr; ++r) {
             if (fl[r] == 0 || (allow && ml[r] == 0)) continue;
@@ -457,9 +523,19 @@ host_product<TC> mxm_rows_saxpy(const csr_matrix<TA>& A, const csr_matrix<TB>& B
             rowptr[i0 + r + 1] = static_cast<offset_t>(n);
             used += n;
           }
-          tr_col[I] = cols;
-          tr_val[I] = vals;
-          blk.used += used;
+          if (big && used) {
+            open_block(used);
+            row_block<TC>& to = blocks.back();
+            std::memcpy(static_cast<void*>(to.col.data() + to.used), cols, used * sizeof(index_t));
+            std::memcpy(static_cast<void*>(to.val.data() + to.used), vals, used * sizeof(TC));
+            cols = to.col.data() + to.used;
+            vals = to.val.data() + to.used;
+          }
+          if (used) {
+            tr_col[I] = cols;
+            tr_val[I] = vals;
+            blocks.back().used += used;
+          }
           if (!count_tiles || used == 0) continue;
           // C's tiles in this tile row: the tile columns its entries meet.
           offset_t nt = 0;
@@ -479,10 +555,14 @@ host_product<TC> mxm_rows_saxpy(const csr_matrix<TA>& A, const csr_matrix<TB>& B
               }
             }
           } else {
-            ws.tids.clear();
-            for (std::size_t e = 0; e < used; ++e) ws.tids.push_back(static_cast<tile_index_t>(cols[e] >> tile_shift));
-            std::sort(ws.tids.begin(), ws.tids.end());
-            nt = static_cast<offset_t>(std::unique(ws.tids.begin(), ws.tids.end()) - ws.tids.begin());
+            if (ws.tids.size() < used) {
+              ws.tids = buffer<tile_index_t>();
+              ws.tids = buffer<tile_index_t>(used);
+            }
+            tile_index_t* ids = ws.tids.data();
+            for (std::size_t e = 0; e < used; ++e) ids[e] = static_cast<tile_index_t>(cols[e] >> tile_shift);
+            std::sort(ids, ids + used);
+            nt = static_cast<offset_t>(std::unique(ids, ids + used) - ids);
           }
           tiles_in_row[I] = nt;
         }
