@@ -75,8 +75,9 @@ void sort_row(index_t* a, std::size_t n, int shift, int bits, row_workspace<TC>&
     return;
   }
   if (ws.rtmp.size() < n) {
+    const std::size_t grown = std::max(n, 2 * ws.rtmp.size());
     ws.rtmp = buffer<index_t>();
-    ws.rtmp = buffer<index_t>(std::max(n, 2 * ws.rtmp.size()));
+    ws.rtmp = buffer<index_t>(grown);
   }
   index_t* from = a;
   index_t* to = ws.rtmp.data();
