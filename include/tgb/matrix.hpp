@@ -16,6 +16,7 @@
 #include "tgb/config.hpp"
 #include "tgb/detail/cuda/api.hpp"
 #include "tgb/detail/device_storage.hpp"
+#include "tgb/detail/hyper_storage.hpp"
 #include "tgb/detail/row_storage.hpp"
 #include "tgb/detail/tile_storage.hpp"
 #include "tgb/error.hpp"
@@ -61,15 +62,6 @@ index_t checked_index(I v, index_t bound, const char* what) {
   return static_cast<index_t>(v);
 }
 
-template <class T, class Src>
-buffer<T> gather_values(const buffer<offset_t>& idx, const Src& src) {
-  buffer<T> out(idx.size());
-  const std::size_t n = idx.size();
-#pragma omp parallel for schedule(static) if (n > 65536)
-  for (std::size_t e = 0; e < n; ++e) out[e] = static_cast<T>(src[idx[e]]);
-  return out;
-}
-
 template <class T>
 tile_matrix<T> transpose_tiles(const tile_matrix<T>& a) {
   tile_matrix<T> t;
@@ -107,12 +99,15 @@ class Matrix {
 
   // An empty 0 x 0 matrix.
   Matrix() : Matrix(0, 0) {}
-  // An nrows x ncols matrix with no stored entries, on the host.
-  Matrix(index_t nrows, index_t ncols) { m_.pat = detail::tile_pattern::empty(nrows, ncols); }
+  // An nrows x ncols matrix with no stored entries, on the host (in
+  // hypersparse rows from kHyperMinRows rows: memory independent of the
+  // dimension).
+  Matrix(index_t nrows, index_t ncols) { make_empty(nrows, ncols); }
   // A copy lives where the original does (a device copy is issued on the
   // current stream).
   Matrix(const Matrix& o) : m_(o.m_), control_(o.control_) {
     if (o.rows_) rows_ = std::make_unique<detail::csr_matrix<T>>(*o.rows_);
+    if (o.hyper_) hyper_ = std::make_unique<detail::hyper_matrix<T>>(*o.hyper_);
     if (o.dev_) dev_ = std::make_unique<detail::device_tile_matrix<T>>(detail::clone(*o.dev_, current_stream()));
     if (o.dev_rows_)
       dev_rows_ = std::make_unique<detail::device_row_matrix<T>>(detail::clone(*o.dev_rows_, current_stream()));
@@ -129,6 +124,7 @@ class Matrix {
   void swap(Matrix& o) noexcept {
     m_.swap(o.m_);
     rows_.swap(o.rows_);
+    hyper_.swap(o.hyper_);
     tile_copy_.swap(o.tile_copy_);
     dev_.swap(o.dev_);
     dev_rows_.swap(o.dev_rows_);
@@ -151,20 +147,25 @@ class Matrix {
         r[k] = detail::checked_index(rows[k], nrows, "row");
         c[k] = detail::checked_index(cols[k], ncols, "column");
       }
+      // Sorted by (row, column, position): with a pointer per row, or, for
+      // triplets far fewer than the rows, listing the rows that have some.
+      const bool hyper = detail::hyper_rows(nrows, static_cast<index_t>(std::min<std::size_t>(n, std::size_t(nrows))));
+      detail::buffer<index_t> rowlist, colidx;
       detail::buffer<offset_t> rowptr, order;
-      detail::buffer<index_t> colidx;
-      detail::sort_triplets(nrows, r.data(), c.data(), n, rowptr, colidx, order);
+      if (hyper) detail::sort_triplets_hyper(r.data(), c.data(), n, rowlist, rowptr, colidx, order);
+      else detail::sort_triplets(nrows, r.data(), c.data(), n, rowptr, colidx, order);
+      const index_t segments = hyper ? static_cast<index_t>(rowlist.size()) : nrows;
       // Fold duplicates (adjacent, in input order) into the first of each run.
       detail::buffer<T> v(n);
       std::size_t out = 0;
       offset_t row_start_out = 0;
-      for (index_t i = 0; i < nrows; ++i) {
-        const offset_t b = rowptr[i], e = rowptr[i + 1];
+      for (index_t s = 0; s < segments; ++s) {
+        const offset_t b = rowptr[s], e = rowptr[s + 1];
         for (offset_t p = b; p < e; ++p) {
           const T val = static_cast<T>(vals[order[p]]);
           if (p > b && colidx[p] == colidx[p - 1]) {
             if constexpr (std::is_same_v<Dup, no_duplicates_t>) {
-              throw invalid_value("tgb: from_coo: duplicate entry (" + std::to_string(i) + ", " +
+              throw invalid_value("tgb: from_coo: duplicate entry (" + std::to_string(hyper ? rowlist[s] : s) + ", " +
                                   std::to_string(colidx[p]) + ") and the duplicate policy is no_duplicates");
             } else {
               v[out - 1] = static_cast<T>(dup(v[out - 1], val));
@@ -175,23 +176,31 @@ class Matrix {
             ++out;
           }
         }
-        rowptr[i] = row_start_out;
+        rowptr[s] = row_start_out;
         row_start_out = static_cast<offset_t>(out);
       }
-      if (nrows > 0) rowptr[nrows] = row_start_out;
-      detail::csr_matrix<T> out_rows;
-      out_rows.p.nrows = nrows;
-      out_rows.p.ncols = ncols;
-      out_rows.p.rowptr = std::move(rowptr);
-      if (out == n) {
-        out_rows.p.colidx = std::move(colidx);
-        out_rows.values = std::move(v);
-      } else {
-        out_rows.p.colidx = detail::prefix_copy(colidx, out);
-        out_rows.values = detail::prefix_copy(v, out);
+      rowptr[segments] = row_start_out;
+      if (out != n) {
+        colidx = detail::prefix_copy(colidx, out);
+        v = detail::prefix_copy(v, out);
       }
       Matrix m(nrows, ncols);
-      m.assign_rows(std::move(out_rows));
+      if (hyper) {
+        detail::hyper_matrix<T> h = detail::hyper_matrix<T>::empty(nrows, ncols);
+        h.p.row = std::move(rowlist);
+        h.p.ptr = std::move(rowptr);
+        h.p.colidx = std::move(colidx);
+        h.values = std::move(v);
+        m.assign_hyper(std::move(h));
+      } else {
+        detail::csr_matrix<T> out_rows;
+        out_rows.p.nrows = nrows;
+        out_rows.p.ncols = ncols;
+        out_rows.p.rowptr = std::move(rowptr);
+        out_rows.p.colidx = std::move(colidx);
+        out_rows.values = std::move(v);
+        m.assign_rows(std::move(out_rows));
+      }
       return m;
     });
   }
@@ -287,21 +296,25 @@ class Matrix {
   index_t nrows() const noexcept { return m_.pat.nrows; }
   index_t ncols() const noexcept { return m_.pat.ncols; }
   offset_t nvals() const noexcept {
-    return dev_ ? dev_->pat.nnz : dev_rows_ ? dev_rows_->nnz : rows_ ? rows_->p.nnz() : m_.pat.nnz();
+    return dev_ ? dev_->pat.nnz : dev_rows_ ? dev_rows_->nnz : rows_ ? rows_->p.nnz() : hyper_ ? hyper_->p.nnz() : m_.pat.nnz();
   }
   // Non-empty 16x16 tiles (whatever the form; counted for a row-form matrix).
   offset_t ntiles() const {
     if (dev_) return dev_->pat.ntiles;
     if (dev_rows_) return detail::guard_alloc([&] { return detail::count_tiles(detail::rows_to_host(*dev_rows_).p); });
     if (rows_) return detail::guard_alloc([&] { return detail::count_tiles(rows_->p); });
+    if (hyper_) return detail::guard_alloc([&] { return detail::count_tiles(hyper_->p); });
     return m_.pat.ntiles();
   }
 
   // The form the entries are stored in (docs/tile-format.md, "Two forms"):
-  // tiles, or rows for hypersparse matrices. Chosen by one rule,
+  // tiles; rows for matrices whose tiles are nearly empty; hypersparse rows
+  // (host only) where few rows have entries. Chosen by one rule,
   // detail::choose_form, at every store on the host; on the device, rows come
   // from mxm's row saxpy (and set_storage). set_storage overrides the rule.
-  storage_form form() const noexcept { return rows_ || dev_rows_ ? storage_form::rows : storage_form::tiles; }
+  storage_form form() const noexcept {
+    return rows_ || dev_rows_ ? storage_form::rows : hyper_ ? storage_form::hyper : storage_form::tiles;
+  }
   storage_control storage() const noexcept { return control_; }
   // Names the form this matrix keeps from now on (or hands the choice back to
   // the rule) and stores it so at once. On the device, rows or tiles convert
@@ -326,6 +339,9 @@ class Matrix {
           if (rows_) {
             detail::csr_matrix<T> r(*rows_);
             assign_rows(std::move(r));
+          } else if (hyper_) {
+            detail::hyper_matrix<T> h(*hyper_);
+            assign_hyper(std::move(h));
           } else {
             detail::tile_matrix<T> t(m_);
             assign_tiles(std::move(t));
@@ -342,6 +358,7 @@ class Matrix {
     if (dev_) return detail::tile_form_bytes(nrows(), dev_->pat.ntiles, dev_->pat.nnz, sizeof(T));
     if (dev_rows_) return detail::device_row_form_bytes(nrows(), dev_rows_->nnz, sizeof(T));
     if (rows_) return detail::row_form_bytes(nrows(), rows_->p.nnz(), sizeof(T));
+    if (hyper_) return detail::hyper_form_bytes(hyper_->p.nvec(), hyper_->p.nnz(), sizeof(T));
     return detail::tile_form_bytes(nrows(), m_.pat.ntiles(), m_.pat.nnz(), sizeof(T));
   }
   // Where the storage lives; operations run there.
@@ -365,8 +382,8 @@ class Matrix {
         }
         const detail::tile_matrix<T>* h = &m_;
         detail::tile_matrix<T> from_rows;
-        if (rows_) {
-          from_rows = detail::tiles_of(*rows_);
+        if (rows_ || hyper_) {
+          from_rows = rows_ ? detail::tiles_of(*rows_) : detail::tiles_of(*hyper_);
           h = &from_rows;
         }
         d = std::make_unique<detail::device_tile_matrix<T>>(detail::to_device(*h, current_stream()));
@@ -377,6 +394,7 @@ class Matrix {
       dev_rows_ = std::move(dr);
       m_.swap(shape);
       rows_.reset();
+      hyper_.reset();
       tile_copy_.reset();
     } else {
       // Stored on the host by the rule; the device copy goes only once the
@@ -403,6 +421,17 @@ class Matrix {
       if (at == e || *at != j) return std::nullopt;
       return rows_->values[static_cast<std::size_t>(at - rows_->p.colidx.data())];
     }
+    if (hyper_) {
+      const detail::hyper_pattern& h = hyper_->p;
+      const index_t* r = std::lower_bound(h.row.begin(), h.row.end(), i);
+      if (r == h.row.end() || *r != i) return std::nullopt;
+      const std::size_t k = static_cast<std::size_t>(r - h.row.begin());
+      const index_t* b = h.colidx.data() + h.ptr[k];
+      const index_t* e = h.colidx.data() + h.ptr[k + 1];
+      const index_t* at = std::lower_bound(b, e, j);
+      if (at == e || *at != j) return std::nullopt;
+      return hyper_->values[static_cast<std::size_t>(at - h.colidx.data())];
+    }
     const offset_t t = detail::find_tile(m_.pat, i >> tile_shift, j >> tile_shift);
     if (t < 0) return std::nullopt;
     bool found = false;
@@ -413,6 +442,18 @@ class Matrix {
 
   // Triplets sorted by (row, column).
   coo<T> to_coo() const {
+    if (hyper_) {
+      return detail::guard_alloc([&] {
+        const detail::hyper_pattern& h = hyper_->p;
+        coo<T> out;
+        out.rows.resize(static_cast<std::size_t>(h.nnz()));
+        for (index_t k = 0; k < h.nvec(); ++k)
+          for (offset_t p = h.ptr[k]; p < h.ptr[k + 1]; ++p) out.rows[p] = h.row[k];
+        out.cols.assign(h.colidx.begin(), h.colidx.end());
+        out.values.assign(hyper_->values.begin(), hyper_->values.end());
+        return out;
+      });
+    }
     csr<T> c = to_csr();
     coo<T> out;
     out.rows.resize(c.colidx.size());
@@ -426,10 +467,11 @@ class Matrix {
   // CSR arrays, rows sorted by column (copied from the device if it lives there).
   csr<T> to_csr() const {
     return detail::guard_alloc([&] {
-      if (rows_ || dev_rows_) {
+      if (rows_ || dev_rows_ || hyper_) {
         detail::csr_matrix<T> copy;
         if (dev_rows_) copy = detail::rows_to_host(*dev_rows_);
-        const detail::csr_matrix<T>& r = dev_rows_ ? copy : *rows_;
+        if (hyper_) copy = detail::rows_of(*hyper_);
+        const detail::csr_matrix<T>& r = rows_ ? *rows_ : copy;
         csr<T> out;
         out.rowptr.assign(r.p.rowptr.begin(), r.p.rowptr.end());
         out.colidx.assign(r.p.colidx.begin(), r.p.colidx.end());
@@ -453,16 +495,10 @@ class Matrix {
 
   // Removes every entry; the shape and the residence stay.
   void clear() {
-    const bool on_device = location() == backend::cuda;
-    m_.pat = detail::tile_pattern::empty(nrows(), ncols()), m_.values = detail::buffer<T>();
-    rows_.reset();
-    tile_copy_.reset();
-    dev_.reset();
-    dev_rows_.reset();
-    if (on_device) {
-      to(backend::cuda);
-      if (control_ == storage_control::rows) set_storage(control_);
-    }
+    Matrix e(nrows(), ncols());
+    if (location() == backend::cuda) e.to(backend::cuda);
+    if (control_ != storage_control::automatic) e.set_storage(control_);
+    swap(e);
   }
 
   // The tile layout itself (read-only), for inspection and for the backends.
@@ -471,13 +507,16 @@ class Matrix {
   const detail::tile_matrix<T>& tiles() const {
     if (location() == backend::cuda)
       throw invalid_value("tgb: the matrix lives on the device; call to(tgb::backend::host) first");
-    if (!rows_) return m_;
+    if (!rows_ && !hyper_) return m_;
     std::lock_guard<std::mutex> hold(detail::tile_copy_mutex(this));
-    if (!tile_copy_) tile_copy_ = std::make_unique<detail::tile_matrix<T>>(detail::tiles_of(*rows_));
+    if (!tile_copy_)
+      tile_copy_ = std::make_unique<detail::tile_matrix<T>>(rows_ ? detail::tiles_of(*rows_) : detail::tiles_of(*hyper_));
     return *tile_copy_;
   }
   // The row form, where the matrix is stored so (host); null otherwise.
   const detail::csr_matrix<T>* row_form() const noexcept { return rows_.get(); }
+  // The hypersparse row form, where the matrix is stored so; null otherwise.
+  const detail::hyper_matrix<T>* hyper_form() const noexcept { return hyper_.get(); }
   // The device tiles; a device matrix in rows has none (read it through
   // detail::device_tile_view, or device_rows()).
   const detail::device_tile_matrix<T>& device_tiles() const {
@@ -492,6 +531,7 @@ class Matrix {
   void assign_tiles(detail::tile_matrix<T>&& t) { commit(prepare(std::move(t))); }
   // ntiles: r's tile count where the caller has counted it (-1: count here).
   void assign_rows(detail::csr_matrix<T>&& r, offset_t ntiles = -1) { commit(prepare(std::move(r), ntiles)); }
+  void assign_hyper(detail::hyper_matrix<T>&& h) { commit(prepare(std::move(h))); }
   // For a matrix already on the device (its shape does not change).
   // The owner's control (set_storage) holds on the device too: a result in
   // the other form is converted first (a conversion that fails throws before
@@ -506,6 +546,7 @@ class Matrix {
     }
     dev_ = std::move(d);
     dev_rows_.reset();
+    drop_host_forms();
   }
   void assign_device_rows(std::unique_ptr<detail::device_row_matrix<T>> d) {
     if constexpr (detail::cuda::device_types<T>) {
@@ -534,6 +575,13 @@ class Matrix {
   void assign_device_rows_as_is(std::unique_ptr<detail::device_row_matrix<T>> d) noexcept {
     dev_rows_ = std::move(d);
     dev_.reset();
+    drop_host_forms();
+  }
+  // A device matrix keeps only its shape on the host.
+  void drop_host_forms() noexcept {
+    rows_.reset();
+    hyper_.reset();
+    tile_copy_.reset();
   }
   static void check_device_type() {
     static_assert(detail::cuda::device_value_type<T>,
@@ -545,9 +593,11 @@ class Matrix {
                             detail::cuda::int_array rows, detail::cuda::int_array cols, const T* values, offset_t n,
                             int dup_code) {
     Matrix m(nrows, ncols);
-    if constexpr (detail::cuda::built)
+    if constexpr (detail::cuda::built) {
       m.dev_ = std::make_unique<detail::device_tile_matrix<T>>(detail::cuda::from_device_arrays<T>(
           what, csr, nrows, ncols, rowptr, rows, cols, values, n, dup_code, current_stream()));
+      m.hyper_.reset();
+    }
     return m;
   }
 
@@ -555,46 +605,90 @@ class Matrix {
   struct stored {
     detail::tile_matrix<T> tiles;
     std::unique_ptr<detail::csr_matrix<T>> rows;
+    std::unique_ptr<detail::hyper_matrix<T>> hyper;
   };
-  storage_form rule(offset_t ntiles, offset_t nnz) const {
-    return detail::choose_form(control_, backend::host, nrows(), ntiles, nnz, sizeof(T));
+  // The rule's form for a result with these counts; nvec (the non-empty
+  // rows) is counted only where hypersparse rows could be chosen.
+  template <class Pattern>
+  storage_form rule(const Pattern& p, offset_t ntiles, offset_t nnz) const {
+    const index_t n = nrows();
+    const index_t nvec =
+        control_ == storage_control::automatic && detail::hyper_rows(n, 0) ? detail::count_nonempty_rows(p, n / detail::kHyperRatio) : -1;
+    return detail::choose_form(control_, backend::host, n, ntiles, nnz, sizeof(T), nvec);
+  }
+  // Only the shape, for a matrix stored in rows or hypersparse rows.
+  static detail::tile_matrix<T> shape_of(index_t nrows, index_t ncols) {
+    detail::tile_matrix<T> t;
+    t.pat.nrows = nrows;
+    t.pat.ncols = ncols;
+    return t;
   }
   stored prepare(detail::tile_matrix<T>&& t) const {
     stored s;
-    if (rule(t.pat.ntiles(), t.pat.nnz()) == storage_form::rows) {
-      s.rows = std::make_unique<detail::csr_matrix<T>>(detail::csr_of(t, false));
-      s.tiles.pat.nrows = t.pat.nrows;
-      s.tiles.pat.ncols = t.pat.ncols;
-    } else {
+    const storage_form f = rule(t.pat, t.pat.ntiles(), t.pat.nnz());
+    if (f == storage_form::tiles) {
       s.tiles.swap(t);
+      return s;
     }
+    if (f == storage_form::rows) s.rows = std::make_unique<detail::csr_matrix<T>>(detail::csr_of(t, false));
+    else s.hyper = std::make_unique<detail::hyper_matrix<T>>(detail::hyper_of(t));
+    s.tiles = shape_of(t.pat.nrows, t.pat.ncols);
     return s;
   }
   stored prepare(detail::csr_matrix<T>&& r, offset_t ntiles = -1) const {
     stored s;
-    if (control_ == storage_control::tiles ||
-        (control_ == storage_control::automatic &&
-         rule(ntiles >= 0 ? ntiles : detail::count_tiles(r.p), r.p.nnz()) == storage_form::tiles)) {
+    const storage_form f = control_ == storage_control::rows    ? storage_form::rows
+                           : control_ == storage_control::hyper ? storage_form::hyper
+                           : control_ == storage_control::tiles
+                               ? storage_form::tiles
+                               : rule(r.p, ntiles >= 0 ? ntiles : detail::count_tiles(r.p), r.p.nnz());
+    if (f == storage_form::tiles) {
       s.tiles = detail::tiles_of(r);
-    } else {
-      s.tiles.pat.nrows = r.p.nrows;
-      s.tiles.pat.ncols = r.p.ncols;
-      s.rows = std::make_unique<detail::csr_matrix<T>>(std::move(r));
+      return s;
     }
+    s.tiles = shape_of(r.p.nrows, r.p.ncols);
+    if (f == storage_form::rows) s.rows = std::make_unique<detail::csr_matrix<T>>(std::move(r));
+    else s.hyper = std::make_unique<detail::hyper_matrix<T>>(detail::hyper_of(std::move(r)));
+    return s;
+  }
+  stored prepare(detail::hyper_matrix<T>&& h) const {
+    const bool automatic = control_ == storage_control::automatic;
+    const storage_form f = detail::choose_form(control_, backend::host, nrows(), automatic ? detail::count_tiles(h.p) : 0,
+                                               h.p.nnz(), sizeof(T), h.p.nvec());
+    stored s;
+    if (f == storage_form::tiles) {
+      s.tiles = detail::tiles_of(h);
+      return s;
+    }
+    s.tiles = shape_of(h.p.nrows, h.p.ncols);
+    if (f == storage_form::rows) s.rows = std::make_unique<detail::csr_matrix<T>>(detail::rows_of(h));
+    else s.hyper = std::make_unique<detail::hyper_matrix<T>>(std::move(h));
     return s;
   }
   void commit(stored&& s) noexcept {
     m_.swap(s.tiles);
     rows_ = std::move(s.rows);
+    hyper_ = std::move(s.hyper);
     tile_copy_.reset();
     dev_.reset();
     dev_rows_.reset();
   }
+  // An empty matrix in the rule's form.
+  void make_empty(index_t nrows, index_t ncols) {
+    detail::check_dimensions(nrows, ncols);
+    if (detail::hyper_rows(nrows, 0)) {
+      m_ = shape_of(nrows, ncols);
+      hyper_ = std::make_unique<detail::hyper_matrix<T>>(detail::hyper_matrix<T>::empty(nrows, ncols));
+    } else {
+      m_.pat = detail::tile_pattern::empty(nrows, ncols);
+    }
+  }
 
-  // Host tiles; for a row-form matrix only the shape (nrows, ncols), and on
+  // Host tiles; for a matrix in rows or hypersparse rows only the shape (nrows, ncols), and on
   // the device an empty pattern of the right shape.
   detail::tile_matrix<T> m_;
   std::unique_ptr<detail::csr_matrix<T>> rows_;                // the row form (host)
+  std::unique_ptr<detail::hyper_matrix<T>> hyper_;             // hypersparse rows (host)
   mutable std::unique_ptr<detail::tile_matrix<T>> tile_copy_;  // tiles of rows_, made on first use
   std::unique_ptr<detail::device_tile_matrix<T>> dev_;       // device, tiles
   std::unique_ptr<detail::device_row_matrix<T>> dev_rows_;   // device, rows
@@ -611,6 +705,9 @@ class tile_view {
   explicit tile_view(const Matrix<T>& m) {
     if (const csr_matrix<T>* r = m.row_form()) {
       owned_ = tiles_of(*r);
+      p_ = &owned_;
+    } else if (const hyper_matrix<T>* h = m.hyper_form()) {
+      owned_ = tiles_of(*h);
       p_ = &owned_;
     } else {
       p_ = &m.tiles();

@@ -147,19 +147,35 @@ int cmd_info(const std::vector<std::string>& args) {
   ro.max_memory = apply_memory_budget(max_memory);
   const Matrix<double> A = io::read_graph<double>(file, ro);
   // Histogram of entries per tile in powers of two: 1, 2-3, 4-7, ..., 128-255, 256.
-  const auto& p = A.tiles().pat;
   std::vector<offset_t> hist(10, 0);
-  for (offset_t t = 0; t < p.ntiles(); ++t) {
-    const offset_t n = p.tile_offset[t + 1] - p.tile_offset[t];
+  offset_t ntiles = 0;
+  auto count_tile = [&](offset_t n) {
     int b = 0;
     while ((offset_t(2) << b) <= n && b < 8) ++b;
     ++hist[n == 256 ? 9 : b];
+    ++ntiles;
+  };
+  if (A.form() == storage_form::hyper) {
+    // From the entries (a tile copy would cost a pointer per 16 rows).
+    const coo<double> c = A.to_coo();
+    std::vector<std::pair<index_t, index_t>> keys(c.rows.size());
+    for (std::size_t e = 0; e < keys.size(); ++e) keys[e] = {c.rows[e] >> tile_shift, c.cols[e] >> tile_shift};
+    std::sort(keys.begin(), keys.end());
+    for (std::size_t e = 0, f; e < keys.size(); e = f) {
+      for (f = e; f < keys.size() && keys[f] == keys[e]; ++f) {
+      }
+      count_tile(static_cast<offset_t>(f - e));
+    }
+  } else {
+    const auto& p = A.tiles().pat;
+    for (offset_t t = 0; t < p.ntiles(); ++t) count_tile(p.tile_offset[t + 1] - p.tile_offset[t]);
   }
   const char* labels[] = {"1", "2-3", "4-7", "8-15", "16-31", "32-63", "64-127", "128-255", "", "256"};
-  const double avg = p.ntiles() ? double(A.nvals()) / double(p.ntiles()) : 0.0;
+  const double avg = ntiles ? double(A.nvals()) / double(ntiles) : 0.0;
   if (json) {
     std::cout << "{\"file\":\"" << json_escape(file) << "\",\"nrows\":" << A.nrows() << ",\"ncols\":" << A.ncols()
-              << ",\"nvals\":" << A.nvals() << ",\"ntiles\":" << A.ntiles() << ",\"entries_per_tile\":" << avg
+              << ",\"nvals\":" << A.nvals() << ",\"ntiles\":" << ntiles << ",\"storage\":\"" << storage_form_name(A.form())
+              << "\",\"entries_per_tile\":" << avg
               << ",\"tile_histogram\":{";
     bool first = true;
     for (int b = 0; b < 10; ++b) {
@@ -173,7 +189,8 @@ int cmd_info(const std::vector<std::string>& args) {
               << "rows:            " << A.nrows() << "\n"
               << "columns:         " << A.ncols() << "\n"
               << "stored entries:  " << A.nvals() << "\n"
-              << "non-empty tiles: " << A.ntiles() << " (16x16)\n"
+              << "non-empty tiles: " << ntiles << " (16x16)\n"
+              << "stored as:       " << storage_form_name(A.form()) << "\n"
               << "entries/tile:    " << avg << "\n"
               << "entries per tile histogram:\n";
     for (int b = 0; b < 10; ++b) {

@@ -1,4 +1,5 @@
-// tgb: building the tile layout from sorted CSR, and exporting it back.
+// tgb: building the tile layout from sorted rows (CSR or hypersparse), and
+// exporting it back.
 #include <algorithm>
 #include <atomic>
 #include <string>
@@ -8,6 +9,7 @@
 #include <unistd.h>
 
 #include "tgb/detail/tile/spgemm.hpp"
+#include "tgb/detail/hyper_storage.hpp"
 #include "tgb/detail/row_storage.hpp"
 #include "tgb/error.hpp"
 #include "tgb/detail/tile_storage.hpp"
@@ -63,33 +65,131 @@ tile_pattern tile_pattern::empty(index_t nrows, index_t ncols) {
 
 namespace {
 
-// Walks the (up to) 16 sorted CSR rows of tile row I tile by tile: calls
-// f(J, r, csr_position, local_col) for every entry, in tile order.
-template <class F, class G>
-void walk_tile_row(index_t nrows, const offset_t* rowptr, const index_t* colidx, index_t I, F&& on_entry,
-                   G&& on_tile_end) {
-  offset_t cur[tile_dim], end[tile_dim];
+// The (up to) 16 rows of one tile row as ranges [cur, end) of the column
+// array; rows past the matrix, or not listed, are empty.
+struct tile_row_ranges {
+  offset_t cur[tile_dim] = {};
+  offset_t end[tile_dim] = {};
+};
+
+tile_row_ranges csr_ranges(index_t nrows, const offset_t* rowptr, index_t I) {
+  tile_row_ranges rr;
   const index_t i0 = I * tile_dim;
   const int nr = static_cast<int>(std::min<index_t>(tile_dim, nrows - i0));
-  for (int r = 0; r < tile_dim; ++r) {
-    cur[r] = r < nr ? rowptr[i0 + r] : 0;
-    end[r] = r < nr ? rowptr[i0 + r + 1] : 0;
+  for (int r = 0; r < nr; ++r) {
+    rr.cur[r] = rowptr[i0 + r];
+    rr.end[r] = rowptr[i0 + r + 1];
   }
+  return rr;
+}
+
+// Rows [first, last) of a hypersparse list, all in one tile row.
+tile_row_ranges hyper_ranges(const hyper_pattern& h, index_t first, index_t last) {
+  tile_row_ranges rr;
+  for (index_t k = first; k < last; ++k) {
+    const int r = static_cast<int>(h.row[k] & (tile_dim - 1));
+    rr.cur[r] = h.ptr[k];
+    rr.end[r] = h.ptr[k + 1];
+  }
+  return rr;
+}
+
+// Walks one tile row's sorted rows tile by tile: calls f(J, r,
+// position, local_col) for every entry, in tile order.
+template <class F, class G>
+void walk_tile_row(tile_row_ranges rr, const index_t* colidx, F&& on_entry, G&& on_tile_end) {
+  offset_t* cur = rr.cur;
+  const offset_t* end = rr.end;
   for (;;) {
     index_t J = -1;
-    for (int r = 0; r < nr; ++r)
+    for (int r = 0; r < tile_dim; ++r)
       if (cur[r] < end[r]) {
         const index_t j = colidx[cur[r]] >> tile_shift;
         if (J < 0 || j < J) J = j;
       }
     if (J < 0) break;
-    for (int r = 0; r < nr; ++r)
+    for (int r = 0; r < tile_dim; ++r)
       while (cur[r] < end[r] && (colidx[cur[r]] >> tile_shift) == J) {
         on_entry(J, r, cur[r], static_cast<int>(colidx[cur[r]] & (tile_dim - 1)));
         ++cur[r];
       }
     on_tile_end(J);
   }
+}
+
+// Builds a tile pattern from sorted rows given per tile row: `groups` tile
+// rows hold entries, group g is tile row tile_row(g) with rows ranges(g);
+// every other tile row is empty.
+template <class TileRow, class Ranges>
+tile_pattern pattern_from_groups(index_t nrows, index_t ncols, const index_t* colidx, index_t groups,
+                                 TileRow&& tile_row, Ranges&& ranges, buffer<offset_t>& perm) {
+  tile_pattern p = tile_pattern::empty(nrows, ncols);
+  const index_t tm = p.tile_rows();
+  offset_t* tile_ptr = p.tile_ptr.data();
+
+  // Pass 1: tiles per tile row.
+#pragma omp parallel for schedule(dynamic, 64) if (groups > kParallelRows)
+  for (index_t g = 0; g < groups; ++g) {
+    offset_t n = 0;
+    walk_tile_row(ranges(g), colidx, [](index_t, int, offset_t, int) {}, [&](index_t) { ++n; });
+    tile_ptr[tile_row(g) + 1] = n;
+  }
+  for (index_t I = 0; I < tm; ++I) tile_ptr[I + 1] += tile_ptr[I];
+  const offset_t nt = tile_ptr[tm];
+
+  // Pass 2: tile columns, row bits, entries per tile.
+  p.tile_col = buffer<tile_index_t>(nt);
+  p.row_mask = buffer<row_bits>(16 * nt, row_bits(0));
+  p.tile_offset = buffer<offset_t>(nt + 1, offset_t(0));
+  p.row_ptr = buffer<std::uint8_t>(16 * nt);
+  tile_index_t* tcol = p.tile_col.data();
+  row_bits* mask = p.row_mask.data();
+  offset_t* toff = p.tile_offset.data();
+#pragma omp parallel for schedule(dynamic, 64) if (groups > kParallelRows)
+  for (index_t g = 0; g < groups; ++g) {
+    offset_t t = tile_ptr[tile_row(g)];
+    offset_t n = 0;
+    walk_tile_row(
+        ranges(g), colidx,
+        [&](index_t, int r, offset_t, int c) {
+          mask[16 * t + r] = row_bits(mask[16 * t + r] | (1u << c));
+          ++n;
+        },
+        [&](index_t J) {
+          tcol[t] = static_cast<tile_index_t>(J);
+          toff[t + 1] = n;
+          n = 0;
+          ++t;
+        });
+  }
+  for (offset_t t = 0; t < nt; ++t) toff[t + 1] += toff[t];
+
+  // Pass 3: level-2 arrays and the permutation into row order.
+  fill_tiles_from_masks(p);
+  perm = buffer<offset_t>(static_cast<std::size_t>(p.nnz()));
+  offset_t* pm = perm.data();
+#pragma omp parallel for schedule(dynamic, 64) if (groups > kParallelRows)
+  for (index_t g = 0; g < groups; ++g) {
+    offset_t t = tile_ptr[tile_row(g)];
+    offset_t e = toff[t];
+    walk_tile_row(
+        ranges(g), colidx, [&](index_t, int, offset_t pos, int) { pm[e++] = pos; }, [&](index_t) { ++t; });
+  }
+  return p;
+}
+
+// The first position of each tile row's run in a hypersparse row list
+// (first[g] .. first[g + 1]), one run per tile row that holds entries.
+buffer<index_t> tile_row_runs(const hyper_pattern& h) {
+  index_t runs = 0;
+  for (index_t k = 0; k < h.nvec(); ++k)
+    if (k == 0 || (h.row[k] >> tile_shift) != (h.row[k - 1] >> tile_shift)) ++runs;
+  buffer<index_t> first(static_cast<std::size_t>(runs) + 1);
+  index_t g = 0;
+  for (index_t k = 0; k < h.nvec(); ++k)
+    if (k == 0 || (h.row[k] >> tile_shift) != (h.row[k - 1] >> tile_shift)) first[g++] = k;
+  first[runs] = h.nvec();
+  return first;
 }
 
 }  // namespace
@@ -104,7 +204,7 @@ offset_t count_tiles(const csr_pattern& c) {
     // Very wide: the 16-row merge (no per-thread marker of the width).
 #pragma omp parallel for schedule(dynamic, 64) reduction(+ : total) if (tm > kParallelRows)
     for (index_t I = 0; I < tm; ++I)
-      walk_tile_row(c.nrows, rp, ci, I, [](index_t, int, offset_t, int) {}, [&](index_t) { ++total; });
+      walk_tile_row(csr_ranges(c.nrows, rp, I), ci, [](index_t, int, offset_t, int) {}, [&](index_t) { ++total; });
     return total;
   }
   // One pass over the entries: a tile column counts the first time a tile
@@ -142,60 +242,29 @@ offset_t count_tiles(const csr_pattern& c) {
 
 tile_pattern pattern_from_sorted_csr(index_t nrows, index_t ncols, const offset_t* rowptr, const index_t* colidx,
                                      buffer<offset_t>& perm) {
-  tile_pattern p = tile_pattern::empty(nrows, ncols);
-  const index_t tm = p.tile_rows();
-  offset_t* tile_ptr = p.tile_ptr.data();
+  return pattern_from_groups(
+      nrows, ncols, colidx, tiles_for(nrows), [](index_t g) { return g; },
+      [&](index_t g) { return csr_ranges(nrows, rowptr, g); }, perm);
+}
 
-  // Pass 1: tiles per tile row.
-#pragma omp parallel for schedule(dynamic, 64) if (tm > kParallelRows)
-  for (index_t I = 0; I < tm; ++I) {
-    offset_t n = 0;
-    walk_tile_row(nrows, rowptr, colidx, I, [](index_t, int, offset_t, int) {}, [&](index_t) { ++n; });
-    tile_ptr[I + 1] = n;
-  }
-  for (index_t I = 0; I < tm; ++I) tile_ptr[I + 1] += tile_ptr[I];
-  const offset_t nt = tile_ptr[tm];
+tile_pattern pattern_from_hyper(const hyper_pattern& h, buffer<offset_t>& perm) {
+  const buffer<index_t> first = tile_row_runs(h);
+  const index_t* f = first.data();
+  return pattern_from_groups(
+      h.nrows, h.ncols, h.colidx.data(), static_cast<index_t>(first.size()) - 1,
+      [&](index_t g) { return h.row[f[g]] >> tile_shift; }, [&](index_t g) { return hyper_ranges(h, f[g], f[g + 1]); },
+      perm);
+}
 
-  // Pass 2: tile columns, row bits, entries per tile.
-  p.tile_col = buffer<tile_index_t>(nt);
-  p.row_mask = buffer<row_bits>(16 * nt, row_bits(0));
-  p.tile_offset = buffer<offset_t>(nt + 1, offset_t(0));
-  p.row_ptr = buffer<std::uint8_t>(16 * nt);
-  tile_index_t* tcol = p.tile_col.data();
-  row_bits* mask = p.row_mask.data();
-  offset_t* toff = p.tile_offset.data();
-#pragma omp parallel for schedule(dynamic, 64) if (tm > kParallelRows)
-  for (index_t I = 0; I < tm; ++I) {
-    offset_t t = tile_ptr[I];
-    offset_t n = 0;
-    walk_tile_row(
-        nrows, rowptr, colidx, I,
-        [&](index_t, int r, offset_t, int c) {
-          mask[16 * t + r] = row_bits(mask[16 * t + r] | (1u << c));
-          ++n;
-        },
-        [&](index_t J) {
-          tcol[t] = static_cast<tile_index_t>(J);
-          toff[t + 1] = n;
-          n = 0;
-          ++t;
-        });
-  }
-  for (offset_t t = 0; t < nt; ++t) toff[t + 1] += toff[t];
-
-  // Pass 3: level-2 arrays and the permutation into CSR order.
-  fill_tiles_from_masks(p);
-  perm = buffer<offset_t>(static_cast<std::size_t>(p.nnz()));
-  offset_t* pm = perm.data();
-#pragma omp parallel for schedule(dynamic, 64) if (tm > kParallelRows)
-  for (index_t I = 0; I < tm; ++I) {
-    offset_t t = tile_ptr[I];
-    offset_t e = toff[t];
-    walk_tile_row(
-        nrows, rowptr, colidx, I, [&](index_t, int, offset_t pos, int) { pm[e++] = pos; },
-        [&](index_t) { ++t; });
-  }
-  return p;
+offset_t count_tiles(const hyper_pattern& h) {
+  const buffer<index_t> first = tile_row_runs(h);
+  const index_t groups = static_cast<index_t>(first.size()) - 1;
+  offset_t total = 0;
+#pragma omp parallel for schedule(dynamic, 64) reduction(+ : total) if (groups > kParallelRows)
+  for (index_t g = 0; g < groups; ++g)
+    walk_tile_row(hyper_ranges(h, first[g], first[g + 1]), h.colidx.data(), [](index_t, int, offset_t, int) {},
+                  [&](index_t) { ++total; });
+  return total;
 }
 
 void fill_tiles_from_masks(tile_pattern& p) {

@@ -120,14 +120,16 @@ std::uint64_t budget_of(std::size_t max_memory) {
 // Bytes that `entries` entries of a matrix with `nrows` rows take, held by
 // the reader and then built into a matrix: rows, columns and values as read;
 // the converted values; from_coo's copies of the indices, its sorted columns,
-// permutation and values, and the tile pattern; a row pointer per row. An
-// estimate (within a small factor), so that a file that cannot fit is refused
-// before it is read.
+// permutation and values, and the tile pattern; a row pointer per row, unless
+// the entries are so few that from_coo lists only the rows that have some
+// (detail::hyper_rows). An estimate (within a small factor), so that a file
+// that cannot fit is refused before it is read.
 std::uint64_t needed_bytes(std::uint64_t entries, index_t nrows, value_kind kind, std::size_t value_bytes) {
   const unsigned __int128 held = 16 + (kind == value_kind::pattern ? 0 : 8);
   const unsigned __int128 build = 40 + 3 * static_cast<unsigned __int128>(value_bytes);
-  const unsigned __int128 total = static_cast<unsigned __int128>(entries) * (held + value_bytes + build) +
-                                  9 * (static_cast<unsigned __int128>(nrows) + 1);
+  const bool hyper = tgb::detail::hyper_rows(nrows, static_cast<index_t>(std::min<std::uint64_t>(entries, std::uint64_t(nrows))));
+  const unsigned __int128 per_row = hyper ? 0 : 9 * (static_cast<unsigned __int128>(nrows) + 1);
+  const unsigned __int128 total = static_cast<unsigned __int128>(entries) * (held + value_bytes + build) + per_row;
   return total > std::numeric_limits<std::uint64_t>::max() ? std::numeric_limits<std::uint64_t>::max()
                                                             : static_cast<std::uint64_t>(total);
 }

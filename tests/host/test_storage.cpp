@@ -1,9 +1,16 @@
-// The two storage forms (tiles, rows) and the rule that picks one: round
-// trips, every mxm method on every mix of operand forms against the naive
-// oracle, forms switching across operations, the owner's control.
+// The three storage forms (tiles, rows, hypersparse rows) and the rule that
+// picks one: round trips, every mxm method on every mix of operand forms
+// against the naive oracle, forms switching across operations, the owner's
+// control, and hypersparse matrices whose memory follows their entries.
+#include <atomic>
+#include <memory_resource>
 #include <random>
 #include <sstream>
+#include <string>
 #include <vector>
+
+#include "tgb/io/edge_list.hpp"
+#include "tgb/io/matrix_market.hpp"
 
 #include "../oracle.hpp"
 #include "../tgb_catch.hpp"
@@ -16,7 +23,9 @@ namespace {
 
 template <class T>
 Matrix<T> in_form(Matrix<T> m, storage_form f) {
-  m.set_storage(f == storage_form::rows ? storage_control::rows : storage_control::tiles);
+  m.set_storage(f == storage_form::rows    ? storage_control::rows
+                : f == storage_form::hyper ? storage_control::hyper
+                                           : storage_control::tiles);
   return m;
 }
 
@@ -33,11 +42,13 @@ Matrix<double> hubby(std::mt19937_64& rng, index_t nrows, index_t ncols, double 
   return oracle::from_map(nrows, ncols, m);
 }
 
-const storage_form kForms[] = {storage_form::tiles, storage_form::rows};
+const storage_form kForms[] = {storage_form::tiles, storage_form::rows, storage_form::hyper};
+// Two of the three forms, a different pair each round.
+storage_form form_of(int round, int bit) { return kForms[(round + bit) % 3]; }
 
 }  // namespace
 
-TEST_CASE("storage rule: the smaller form, the owner's control, tiles on the device", "[storage]") {
+TEST_CASE("storage rule: the smallest form, the owner's control, tiles on the device", "[storage]") {
   using detail::choose_form;
   // One entry a tile: rows (16 bytes an entry) beat tiles (69 bytes a tile).
   CHECK(choose_form(storage_control::automatic, backend::host, 1000, 1000, 1000, 8) == storage_form::rows);
@@ -112,11 +123,11 @@ TEST_CASE("storage forms: every mxm method on every mix of operand, mask and out
     const auto C0 = oracle::random_matrix<double>(rng, m, n, 0.2);
     const auto M0 = oracle::random_matrix<int>(rng, m, n, 0.3);
     for (int forms = 0; forms < 16; ++forms) {
-      const auto A = in_form(A0, kForms[forms & 1]);
-      const auto B = in_form(B0, kForms[(forms >> 1) & 1]);
-      const auto Bt = in_form(Bt0, kForms[(forms >> 1) & 1]);
-      const auto Mm = in_form(M0, kForms[(forms >> 2) & 1]);
-      const auto C1 = in_form(C0, kForms[(forms >> 3) & 1]);
+      const auto A = in_form(A0, form_of(round, forms & 1));
+      const auto B = in_form(B0, form_of(round, (forms >> 1) & 1));
+      const auto Bt = in_form(Bt0, form_of(round, (forms >> 1) & 1));
+      const auto Mm = in_form(M0, form_of(round, (forms >> 2) & 1));
+      const auto C1 = in_form(C0, form_of(round, (forms >> 3) & 1));
       for (mxm_method method : methods)
         for (int mask = 0; mask < 5; ++mask)
           for (int flags = 0; flags < 8; ++flags) {
@@ -143,7 +154,7 @@ TEST_CASE("storage forms: every mxm method on every mix of operand, mask and out
                       << " replace=" << replace << " accum=" << accum << " tb=" << tb);
             REQUIRE(oracle::diff(oracle::to_map(C), want, 1e-12) == "");
             // The output's form is the rule's (C's control is the one set).
-            const storage_form f = kForms[(forms >> 3) & 1];
+            const storage_form f = form_of(round, (forms >> 3) & 1);
             REQUIRE(C.form() == f);
             ++cases;
           }
@@ -166,9 +177,9 @@ TEST_CASE("storage forms: element-wise, apply, select, reduce and mxv read both 
   Vector<double> ref_w(50);
   mxv(ref_w, no_mask, no_accum, plus_times, in_form(A0, storage_form::tiles), u);
   const double ref_sum = reduce(plus_monoid{}, in_form(A0, storage_form::tiles));
-  for (int forms = 1; forms < 4; ++forms) {
-    const auto A = in_form(A0, kForms[forms & 1]);
-    const auto B = in_form(B0, kForms[forms >> 1]);
+  for (int forms = 1; forms < 9; ++forms) {
+    const auto A = in_form(A0, kForms[forms % 3]);
+    const auto B = in_form(B0, kForms[forms / 3]);
     INFO("forms=" << forms);
     Matrix<double> C(50, 50);
     ewise_add(C, no_mask, no_accum, plus{}, A, B);
@@ -217,4 +228,167 @@ TEST_CASE("storage forms switch across operations by the rule, and keep the owne
   CHECK(C.nvals() == 0);
   CHECK(C.nrows() == n);
   CHECK(C.form() == storage_form::tiles);
+}
+
+namespace {
+// Refuses any allocation that would take the live bytes past a limit.
+class limited_resource : public std::pmr::memory_resource {
+ public:
+  explicit limited_resource(std::size_t limit) : limit_(limit) {}
+
+ private:
+  void* do_allocate(std::size_t bytes, std::size_t align) override {
+    if (live_ + bytes > limit_) throw std::bad_alloc();
+    live_ += bytes;
+    return std::pmr::new_delete_resource()->allocate(bytes, align);
+  }
+  void do_deallocate(void* p, std::size_t bytes, std::size_t align) override {
+    live_ -= bytes;
+    std::pmr::new_delete_resource()->deallocate(p, bytes, align);
+  }
+  bool do_is_equal(const std::pmr::memory_resource& o) const noexcept override { return this == &o; }
+  std::size_t limit_;
+  std::atomic<std::size_t> live_{0};
+};
+}  // namespace
+
+TEST_CASE("hypersparse rows: the rule picks them where few rows have entries", "[storage][hyper]") {
+  using detail::choose_form;
+  const index_t n = index_t(1) << 20;
+  // 1,000 non-empty rows of 2^20: hypersparse (16 bytes a row, not 8 a row of the matrix).
+  CHECK(choose_form(storage_control::automatic, backend::host, n, 1000, 1000, 8, 1000) == storage_form::hyper);
+  // Unknown row count, the device, or more than one row in 16: never.
+  CHECK(choose_form(storage_control::automatic, backend::host, n, 1000, 1000, 8) == storage_form::tiles);
+  CHECK(choose_form(storage_control::automatic, backend::cuda, n, 1000, 1000, 8, 1000) == storage_form::tiles);
+  CHECK(choose_form(storage_control::automatic, backend::host, n, n / 4, n / 4, 8, n / 8) == storage_form::rows);
+  // Below kHyperMinRows rows, a pointer per row is cheap: never.
+  CHECK(choose_form(storage_control::automatic, backend::host, 4096, 10, 10, 8, 10) != storage_form::hyper);
+  // Few rows (one in 16), but made of dense 16x16 tiles: tiles are smaller.
+  CHECK(choose_form(storage_control::automatic, backend::host, n, 65536, 16777216, 8, 65536) == storage_form::tiles);
+  // The same rows, sparse: listed rows (the tile form's pointers alone are 512 KB).
+  CHECK(choose_form(storage_control::automatic, backend::host, n, 1600, 25600, 8, 1600) == storage_form::hyper);
+  CHECK(choose_form(storage_control::hyper, backend::host, 100, 1, 1, 8, 1) == storage_form::hyper);
+  CHECK(choose_form(storage_control::hyper, backend::cuda, 100, 1, 1, 8, 1) == storage_form::tiles);
+
+  // Built from triplets: few triplets take the sort without a row array.
+  std::mt19937_64 rng(5);
+  oracle::dmap<double> want;
+  std::vector<index_t> r, c;
+  std::vector<double> v;
+  for (int k = 0; k < 300; ++k) {
+    const index_t i = index_t(rng() % 700) * 97, j = index_t(rng() % n);
+    r.push_back(i), c.push_back(j), v.push_back(double(k % 9 + 1));
+    want[{i, j}] += v.back();
+  }
+  const auto H = Matrix<double>::from_coo(n, n, r, c, v, plus{});
+  CHECK(H.form() == storage_form::hyper);
+  CHECK(oracle::to_map(H) == want);
+  const index_t nvec = detail::count_nonempty_rows(H.tiles().pat, n);
+  CHECK(H.stored_bytes() == detail::hyper_form_bytes(nvec, H.nvals(), sizeof(double)));
+  // Duplicates found on that path too, reported with their row.
+  std::vector<index_t> r2{5, 70000, 5}, c2{9, 1, 9};
+  std::vector<double> v2{1, 2, 3};
+  std::string what;
+  try {
+    Matrix<double>::from_coo(n, n, r2, c2, v2, no_duplicates);
+  } catch (const invalid_value& e) {
+    what = e.what();
+  }
+  CHECK(what.find("duplicate entry (5, 9)") != std::string::npos);
+  // An empty matrix of many rows is hypersparse; clear() makes one again.
+  Matrix<double> E(n, n);
+  CHECK(E.form() == storage_form::hyper);
+  CHECK(E.stored_bytes() < 64);
+  Matrix<double> F = H;
+  F.set_storage(storage_control::tiles);
+  CHECK(F.form() == storage_form::tiles);
+  F.set_storage(storage_control::automatic);
+  CHECK(F.form() == storage_form::hyper);
+  F.clear();
+  CHECK(F.form() == storage_form::hyper);
+  CHECK(F.nvals() == 0);
+}
+
+TEST_CASE("hypersparse rows: operation results in the rule's form, equal to tiles'", "[storage][hyper]") {
+  // 2^17 rows, a few hundred entries in a few hundred rows: every
+  // operation's inputs and outputs are hypersparse by the rule.
+  std::mt19937_64 rng(9);
+  const index_t n = index_t(1) << 17;
+  auto sparse = [&](int entries) {
+    std::vector<index_t> r, c;
+    std::vector<double> v;
+    for (int k = 0; k < entries; ++k) {
+      r.push_back(index_t(rng() % 300) * 400 + index_t(rng() % 3));
+      c.push_back(index_t(rng() % 300) * 400 + index_t(rng() % 3));
+      v.push_back(double(k % 7 + 1));
+    }
+    return Matrix<double>::from_coo(n, n, r, c, v, plus{});
+  };
+  const auto A = sparse(600), B = sparse(600);
+  REQUIRE(A.form() == storage_form::hyper);
+  const auto At = in_form(A, storage_form::tiles), Bt = in_form(B, storage_form::tiles);
+  Matrix<double> C(n, n), Ct(n, n);
+  mxm(C, no_mask, no_accum, plus_times, A, B);
+  mxm(Ct, no_mask, no_accum, plus_times, At, Bt);
+  REQUIRE(Ct.nvals() > 0);
+  CHECK(C.form() == storage_form::hyper);
+  CHECK(oracle::to_map(C) == oracle::to_map(Ct));
+  mxm(C, structure(A), plus{}, plus_times, A, B, descriptor{}.with_transpose_b());
+  mxm(Ct, structure(At), plus{}, plus_times, At, Bt, descriptor{}.with_transpose_b());
+  CHECK(oracle::to_map(C) == oracle::to_map(Ct));
+  ewise_add(C, no_mask, no_accum, plus{}, A, B);
+  ewise_add(Ct, no_mask, no_accum, plus{}, At, Bt);
+  CHECK(C.form() == storage_form::hyper);
+  CHECK(oracle::to_map(C) == oracle::to_map(Ct));
+  transpose(C, no_mask, no_accum, A);
+  transpose(Ct, no_mask, no_accum, At);
+  CHECK(oracle::to_map(C) == oracle::to_map(Ct));
+  select(C, no_mask, no_accum, triu{}, A, 0);
+  CHECK(oracle::to_map(C) == oracle::to_map(Ct = [&] {
+          Matrix<double> x(n, n);
+          select(x, no_mask, no_accum, triu{}, At, 0);
+          return x;
+        }()));
+  Vector<double> u(n), w(n), wt(n);
+  for (index_t i = 0; i < n; i += 401) u.set(i, double(i % 5 + 1));
+  mxv(w, no_mask, no_accum, plus_times, A, u);
+  mxv(wt, no_mask, no_accum, plus_times, At, u);
+  CHECK(w == wt);
+  CHECK(reduce(plus_monoid{}, A) == reduce(plus_monoid{}, At));
+}
+
+TEST_CASE("hypersparse rows: a 10^9-row graph in memory that follows its entries", "[storage][hyper][io]") {
+  // The issue's one-edge graph took 15.6 GB and 39 s to read: a row pointer
+  // per row while sorting. Now construction, element access, triplets,
+  // copies and the Matrix Market round trip stay within 1 MB.
+  const index_t n = 1000000001;
+  limited_resource budget(std::size_t(1) << 20);
+  struct restore {
+    std::pmr::memory_resource* prev;
+    ~restore() { set_host_memory_resource(prev); }
+  } guard{set_host_memory_resource(&budget)};
+  io::read_options ro;
+  ro.max_memory = std::size_t(1) << 20;
+  const auto A = io::parse_edge_list<double>("0 1000000000\n7 3\n", "one.txt", ro);
+  REQUIRE(A.nrows() == n);
+  CHECK(A.form() == storage_form::hyper);
+  CHECK(A.nvals() == 2);
+  CHECK(A.ntiles() == 2);
+  CHECK(A.stored_bytes() < 256);
+  CHECK(A.get(0, 1000000000) == 1.0);
+  CHECK(A.get(7, 3) == 1.0);
+  CHECK(!A.get(999999999, 0));
+  const Matrix<double> B = A;
+  const coo<double> t = B.to_coo();
+  CHECK(t.rows == std::vector<index_t>{0, 7});
+  CHECK(t.cols == std::vector<index_t>{1000000000, 3});
+  std::ostringstream out;
+  io::write_matrix_market(out, A);
+  const auto C = io::parse_matrix_market<double>(out.str(), "back.mtx", ro);
+  CHECK(C.form() == storage_form::hyper);
+  CHECK(oracle::to_map(C) == oracle::to_map(A));
+  // The largest dimension tgb takes, 2^36: an empty matrix costs nothing.
+  Matrix<float> E(max_dimension, max_dimension);
+  CHECK(E.nvals() == 0);
+  CHECK(E.form() == storage_form::hyper);
 }

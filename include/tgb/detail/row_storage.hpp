@@ -13,6 +13,7 @@
 // themselves. On the device, rows have 32-bit columns (device_row_matrix).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 
 #include "tgb/config.hpp"
@@ -21,14 +22,18 @@
 
 namespace tgb {
 
-// The form a matrix is stored in.
-enum class storage_form { tiles, rows };
+// The form a matrix is stored in: tiles, rows (CSR), or hypersparse rows
+// (only the non-empty rows listed; host only).
+enum class storage_form { tiles, rows, hyper };
 // What a matrix's owner asks for (Matrix::set_storage): the rule's choice, or
 // one form always (GxB_SPARSITY_CONTROL's counterpart). The choice sticks to
-// the matrix: every operation that writes it honours it.
-enum class storage_control { automatic, tiles, rows };
+// the matrix: every operation that writes it honours it (on the device,
+// hyper means tiles).
+enum class storage_control { automatic, tiles, rows, hyper };
 
-inline const char* storage_form_name(storage_form f) { return f == storage_form::rows ? "rows" : "tiles"; }
+inline const char* storage_form_name(storage_form f) {
+  return f == storage_form::rows ? "rows" : f == storage_form::hyper ? "hyper" : "tiles";
+}
 
 namespace detail {
 
@@ -60,6 +65,16 @@ struct csr_matrix {
   buffer<T> values;
 };
 
+// out[e] = src[idx[e]], cast to T.
+template <class T, class Src>
+buffer<T> gather_values(const buffer<offset_t>& idx, const Src& src) {
+  buffer<T> out(idx.size());
+  const std::size_t n = idx.size();
+#pragma omp parallel for schedule(static) if (n > 65536)
+  for (std::size_t e = 0; e < n; ++e) out[e] = static_cast<T>(src[idx[e]]);
+  return out;
+}
+
 // The first n elements of b, in a buffer of their own.
 template <class T>
 buffer<T> prefix_copy(const buffer<T>& b, std::size_t n) {
@@ -78,19 +93,39 @@ inline double row_form_bytes(index_t nrows, offset_t nnz, std::size_t value_byte
   return double(sizeof(offset_t)) * double(nrows + 1) + double(nnz) * double(sizeof(index_t) + value_bytes);
 }
 
+// nvec: the non-empty rows.
+inline double hyper_form_bytes(index_t nvec, offset_t nnz, std::size_t value_bytes) {
+  return double(sizeof(index_t) + sizeof(offset_t)) * double(nvec) + double(sizeof(offset_t)) +
+         double(nnz) * double(sizeof(index_t) + value_bytes);
+}
+
+// Hypersparse rows need this many rows (below, a pointer per row costs
+// little) and at most one row in kHyperRatio with an entry (GraphBLAS's
+// default hyper_switch, 1/16): then a tile copy made for an operation
+// costs no more than the hypersparse form itself (8 bytes per 16 rows).
+inline constexpr index_t kHyperMinRows = index_t(1) << 16;
+inline constexpr index_t kHyperRatio = 16;
+// Whether rows with at most nvec non-empty are few enough for the hyper form.
+inline bool hyper_rows(index_t nrows, index_t nvec) {
+  return nrows >= kHyperMinRows && nvec >= 0 && nvec <= nrows / kHyperRatio;
+}
+
 // THE storage rule, used wherever a matrix is stored (construction, reading,
 // conversion, every operation's output, a move between host and device): the
-// owner's control where it names a form; otherwise the smaller form, tiles on
-// a tie. The same on the device: a move between host and device keeps the
-// form (rows need ncols < 2^31 - 1 on the device; past that, tiles).
+// owner's control where it names a form; otherwise the smallest form, tiles
+// on a tie, and hypersparse rows only on the host where hyper_rows holds
+// (nvec: the non-empty rows, -1 where unknown). A move between host and
+// device keeps the form (rows need ncols < 2^31 - 1 on the device; past that,
+// tiles; hypersparse rows go as tiles).
 inline storage_form choose_form(storage_control control, backend where, index_t nrows, offset_t ntiles, offset_t nnz,
-                                std::size_t value_bytes) {
-  (void)where;
+                                std::size_t value_bytes, index_t nvec = -1) {
   if (control == storage_control::rows) return storage_form::rows;
   if (control == storage_control::tiles) return storage_form::tiles;
-  return row_form_bytes(nrows, nnz, value_bytes) < tile_form_bytes(nrows, ntiles, nnz, value_bytes)
-             ? storage_form::rows
-             : storage_form::tiles;
+  if (control == storage_control::hyper) return where == backend::host ? storage_form::hyper : storage_form::tiles;
+  const double rb = row_form_bytes(nrows, nnz, value_bytes), tb = tile_form_bytes(nrows, ntiles, nnz, value_bytes);
+  if (where == backend::host && hyper_rows(nrows, nvec) && hyper_form_bytes(nvec, nnz, value_bytes) < std::min(rb, tb))
+    return storage_form::hyper;
+  return rb < tb ? storage_form::rows : storage_form::tiles;
 }
 
 // Non-empty 16x16 tiles of a CSR pattern with sorted rows: the rule's input
@@ -139,13 +174,7 @@ tile_matrix<T> tiles_of(const csr_matrix<T>& r) {
   tile_matrix<T> t;
   buffer<offset_t> perm;
   t.pat = pattern_from_sorted_csr(r.p.nrows, r.p.ncols, r.p.rowptr.data(), r.p.colidx.data(), perm);
-  const std::size_t n = perm.size();
-  t.values = buffer<T>(n);
-  const offset_t* pm = perm.data();
-  const T* v = r.values.data();
-  T* out = t.values.data();
-#pragma omp parallel for schedule(static) if (n > 65536)
-  for (std::size_t e = 0; e < n; ++e) out[e] = v[pm[e]];
+  t.values = gather_values<T>(perm, r.values);
   return t;
 }
 
