@@ -158,6 +158,40 @@ TEST_CASE("device conversion of a large hypersparse matrix", "[cuda][convert]") 
   csr_round<std::int64_t, std::int32_t, double>(rng, n, n, 8.0 / double(n));
 }
 
+TEST_CASE("hypersparse rows move to the device as tiles, and come back by the rule", "[cuda][convert][hyper][sanitize]") {
+  const index_t n = index_t(1) << 17;
+  std::vector<index_t> r, c;
+  std::vector<double> v;
+  for (int k = 0; k < 400; ++k) {
+    r.push_back(index_t(k % 97) * 1021 + 5);
+    c.push_back(index_t(k) * 7919 % 131071);
+    v.push_back(double(k % 5 + 1));
+  }
+  const auto A = Matrix<double>::from_coo(n, n, r, c, v, plus{});
+  REQUIRE(A.form() == storage_form::hyper);
+  const auto dA = oracle::on_device(A);
+  CHECK(dA.form() == storage_form::tiles);
+  CHECK(dA.nvals() == A.nvals());
+  Matrix<double> host(n, n);
+  Matrix<double> dev = oracle::on_device(Matrix<double>(n, n));
+  mxm(host, no_mask, no_accum, plus_times, A, A, descriptor{}.with_transpose_b());
+  mxm(dev, no_mask, no_accum, plus_times, dA, dA, descriptor{}.with_transpose_b());
+  REQUIRE(host.nvals() > 0);
+  const auto back = oracle::on_host(dev);
+  CHECK(back.form() == storage_form::hyper);
+  CHECK(oracle::diff(oracle::to_map(back), oracle::to_map(host), 1e-12) == "");
+  // The owner's control: hypersparse rows mean tiles on the device.
+  Matrix<double> H = A;
+  H.set_storage(storage_control::hyper);
+  H.to(backend::cuda);
+  CHECK(H.form() == storage_form::tiles);
+  H.clear();
+  CHECK(H.location() == backend::cuda);
+  CHECK(H.nvals() == 0);
+  H.to(backend::host);
+  CHECK(H.form() == storage_form::hyper);
+}
+
 TEST_CASE("device COO duplicates fold in input order as the host's do", "[cuda][convert]") {
   std::mt19937_64 rng(11);
   for (index_t m : {1, 17, 200}) {
