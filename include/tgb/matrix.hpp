@@ -326,7 +326,7 @@ class Matrix {
       try {
         if (dev_ || dev_rows_) {
           if constexpr (detail::cuda::device_types<T>) {
-            if (c == storage_control::tiles && dev_rows_) {
+            if ((c == storage_control::tiles || c == storage_control::hyper) && dev_rows_) {
               auto t = std::make_unique<detail::device_tile_matrix<T>>(detail::cuda::tiles_of(*dev_rows_, current_stream()));
               dev_ = std::move(t);
               dev_rows_.reset();
@@ -388,8 +388,7 @@ class Matrix {
         }
         d = std::make_unique<detail::device_tile_matrix<T>>(detail::to_device(*h, current_stream()));
       });
-      detail::tile_matrix<T> shape;
-      shape.pat = detail::tile_pattern::empty(nrows(), ncols());
+      detail::tile_matrix<T> shape = shape_of(nrows(), ncols());
       dev_ = std::move(d);
       dev_rows_ = std::move(dr);
       m_.swap(shape);
@@ -550,7 +549,7 @@ class Matrix {
   }
   void assign_device_rows(std::unique_ptr<detail::device_row_matrix<T>> d) {
     if constexpr (detail::cuda::device_types<T>) {
-      if (control_ == storage_control::tiles) {
+      if (control_ == storage_control::tiles || control_ == storage_control::hyper) {
         auto t = std::make_unique<detail::device_tile_matrix<T>>(
             detail::guard_alloc([&] { return detail::cuda::tiles_of(*d, current_stream()); }));
         dev_ = std::move(t);

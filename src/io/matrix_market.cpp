@@ -399,6 +399,7 @@ raw_entries parse_el(line_reader& lr, pending_line pl, const settings& st) {
   bool any_real = want_real;
   index_t n = 0;
   std::uint64_t checked_n = 0;  // the vertex count the budget was last checked for
+  bool checked_few = false;    // whether that check left out the per-row arrays
   while (get_line(lr, pl, b, e)) {
     const char* q = skip_space(b, e);
     if (q == e || *q == '#' || *q == '%') continue;
@@ -417,7 +418,11 @@ raw_entries parse_el(line_reader& lr, pending_line pl, const settings& st) {
       n = std::max<index_t>(n, ids[k] + 1);
     }
     const std::size_t count = raw.rows.size() + 1;
-    if (static_cast<std::uint64_t>(n) != checked_n || count > raw.rows.capacity()) {
+    // The estimate leaves out per-row arrays while the edges are few
+    // (hyper_rows): checked again when they stop being few.
+    const bool few = tgb::detail::hyper_rows(n, static_cast<index_t>(std::min<std::uint64_t>(count, std::uint64_t(n))));
+    if (static_cast<std::uint64_t>(n) != checked_n || count > raw.rows.capacity() || few != checked_few) {
+      checked_few = few;
       // Checked when the vertex count grows and before the arrays do.
       const std::uint64_t need =
           needed_bytes(count, n, has_w ? value_kind::real : value_kind::pattern, st.value_bytes);

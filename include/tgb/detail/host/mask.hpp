@@ -60,12 +60,17 @@ inline host_mask make_mask(no_mask_t, index_t, index_t) { return host_mask{}; }
 template <class T>
 void mask_tiles(const host_mask& h, const Matrix<T>& m, bool structural) {
   const T* vals = nullptr;
-  buffer<offset_t> perm;  // tile-order entry -> row-form entry, for a row-form mask
+  buffer<offset_t> perm;  // tile-order entry -> row-form entry, for a mask in rows or hypersparse rows
   if (const csr_matrix<T>* r = m.row_form()) {
     h.owned_pat = std::make_unique<tile_pattern>(
         pattern_from_sorted_csr(r->p.nrows, r->p.ncols, r->p.rowptr.data(), r->p.colidx.data(), perm));
     h.pat = h.owned_pat.get();
     vals = r->values.data();
+  } else if (const hyper_matrix<T>* hy = m.hyper_form()) {
+    // Tiles for this operation alone (nothing cached in the matrix).
+    h.owned_pat = std::make_unique<tile_pattern>(pattern_from_hyper(hy->p, perm));
+    h.pat = h.owned_pat.get();
+    vals = hy->values.data();
   } else {
     h.pat = &m.tiles().pat;
     vals = m.tiles().values.data();

@@ -27,6 +27,7 @@
 
 #include "tgb/algebra.hpp"
 #include "tgb/detail/host/threads.hpp"
+#include "tgb/detail/tile/elementwise.hpp"
 #include "tgb/detail/row_storage.hpp"
 #include "tgb/detail/tile_storage.hpp"
 #include "tgb/index_list.hpp"
@@ -130,6 +131,9 @@ class rows_view {
         return;
       }
       owned_ = transpose_csr(*r);
+    } else if (const hyper_matrix<T>* h = m.hyper_form()) {
+      owned_ = rows_of(*h);
+      if (transpose) owned_ = transpose_csr(owned_);
     } else {
       owned_ = csr_of(m.tiles(), transpose);
     }

@@ -36,10 +36,16 @@ struct operand_pattern {
   offset_t nnz() const { return tiles ? tiles->nnz() : rows->nnz(); }
   bool same(const operand_pattern& o) const { return tiles ? tiles == o.tiles : rows == o.rows; }
 };
-// A matrix's pattern in the form it is stored in (no conversion).
+// A matrix's pattern in the form it is stored in (no conversion); hypersparse
+// rows as a tile pattern made into `owned` (nothing cached in the matrix).
 template <class M>
-operand_pattern pattern_of(const M& m) {
+operand_pattern pattern_of(const M& m, tile_pattern& owned) {
   if (const auto* r = m.row_form()) return operand_pattern{nullptr, &r->p};
+  if (const auto* h = m.hyper_form()) {
+    buffer<offset_t> perm;
+    owned = pattern_from_hyper(h->p, perm);
+    return operand_pattern{&owned, nullptr};
+  }
   return operand_pattern{&m.tiles().pat, nullptr};
 }
 
@@ -201,6 +207,9 @@ const csr_matrix<T>* rows_for(const MX& X, bool transpose, bool values, csr_matr
   if (const csr_matrix<T>* r = X.row_form()) {
     if (!transpose) return r;
     owned = transpose_csr(*r, values);
+  } else if (const hyper_matrix<T>* h = X.hyper_form()) {
+    owned = rows_of(*h);
+    if (transpose) owned = transpose_csr(owned, values);
   } else {
     owned = csr_of(X.tiles(), transpose, values);  // X is stored in tiles here
   }
@@ -224,7 +233,7 @@ host_product<TC> mxm_product(const MA& A, bool ta, const MB& B, bool tb, const h
   // Whether the mask is op(X)'s own structure (the triangle product's
   // C<L> = L L'): then its rows are X's rows, made once.
   auto own_structure = [&](const auto& X, bool flipped) {
-    return !flipped && !M.rows() && !X.row_form() && M.pat && M.pat == &X.tiles().pat &&
+    return !flipped && !M.rows() && !X.row_form() && !X.hyper_form() && M.pat && M.pat == &X.tiles().pat &&
            M.bits == M.pat->row_mask.data();
   };
   // A masked product measures line counts for the rule, and runs a row
@@ -233,7 +242,8 @@ host_product<TC> mxm_product(const MA& A, bool ta, const MB& B, bool tb, const h
   // the mask where it is A's structure) instead of on the tiles. (Where the
   // tile path is possible the rule must see the tiles: it reads the rows as
   // a row-form operand.)
-  const operand_pattern pA = pattern_of(A), pB = pattern_of(B);
+  tile_pattern a_owned_pat, b_owned_pat;  // hypersparse operands' tile patterns
+  const operand_pattern pA = pattern_of(A, a_owned_pat), pB = pattern_of(B, b_owned_pat);
   mxm_work stored;
   stored.entries = double(pA.nnz()) + double(pB.nnz());
   stored.tiles = double(pA.tiles ? pA.tiles->ntiles() : 0) + double(pB.tiles ? pB.tiles->ntiles() : 0);
@@ -252,7 +262,7 @@ host_product<TC> mxm_product(const MA& A, bool ta, const MB& B, bool tb, const h
     if (a) {
       // op(A) is a's rows; B, where it is A, is a's rows transposed or not.
       const operand_pattern pa{nullptr, &a->p};
-      how = choose_mxm_method(pa, false, b_is_a ? pa : pattern_of(B), b_is_a ? tb != ta : tb, M, policy, mask_rows);
+      how = choose_mxm_method(pa, false, b_is_a ? pa : pB, b_is_a ? tb != ta : tb, M, policy, mask_rows);
     } else {
       how = choose_mxm_method(pA, ta, pB, tb, M, policy);
     }
