@@ -408,35 +408,40 @@ class Matrix {
   // A(i,j) if stored; std::nullopt if not. Indices outside the matrix throw
   // invalid_index.
   std::optional<T> get(index_t i, index_t j) const {
+    check_element("element access", i, j);
+    const std::optional<std::size_t> at = position(i, j);
+    if (!at) return std::nullopt;
+    return rows_ ? rows_->values[*at] : hyper_ ? hyper_->values[*at] : m_.values[*at];
+  }
+
+  // GrB_Matrix_setElement: stores x (cast to T) at (i, j), replacing what is
+  // stored there. An entry already stored is overwritten in place; a new one
+  // costs a pass over the entries (the matrix is remade through hypersparse
+  // rows and stored by the rule), so build many entries with from_coo,
+  // assign or ewise_add instead. On a throw the matrix is unchanged.
+  template <class U>
+  void set(index_t i, index_t j, const U& x) {
+    check_element("set", i, j);
+    const T v = static_cast<T>(x);
+    if (const std::optional<std::size_t> at = position(i, j)) {
+      (rows_ ? rows_->values[*at] : hyper_ ? hyper_->values[*at] : m_.values[*at]) = v;
+      tile_copy_.reset();
+      return;
+    }
+    detail::guard_alloc([&] { assign_hyper(detail::with_entry(as_hyper(), i, j, v)); });
+  }
+  // GrB_Matrix_removeElement: drops A(i, j) if it is stored (nothing if not).
+  void remove(index_t i, index_t j) {
+    check_element("remove", i, j);
+    if (!position(i, j)) return;
+    detail::guard_alloc([&] { assign_hyper(detail::without_entry(as_hyper(), i, j)); });
+  }
+  // GrB_Matrix_resize: the entries inside the new shape stay, the rest go.
+  void resize(index_t nrows, index_t ncols) {
     if (location() == backend::cuda)
-      throw invalid_value("tgb: element access needs a host matrix; call to(tgb::backend::host) first");
-    if (i < 0 || i >= nrows() || j < 0 || j >= ncols())
-      throw invalid_index("tgb: element (" + std::to_string(i) + ", " + std::to_string(j) + ") is outside the " +
-                          std::to_string(nrows()) + " x " + std::to_string(ncols()) + " matrix");
-    if (rows_) {
-      const index_t* b = rows_->p.colidx.data() + rows_->p.rowptr[i];
-      const index_t* e = rows_->p.colidx.data() + rows_->p.rowptr[i + 1];
-      const index_t* at = std::lower_bound(b, e, j);
-      if (at == e || *at != j) return std::nullopt;
-      return rows_->values[static_cast<std::size_t>(at - rows_->p.colidx.data())];
-    }
-    if (hyper_) {
-      const detail::hyper_pattern& h = hyper_->p;
-      const index_t* r = std::lower_bound(h.row.begin(), h.row.end(), i);
-      if (r == h.row.end() || *r != i) return std::nullopt;
-      const std::size_t k = static_cast<std::size_t>(r - h.row.begin());
-      const index_t* b = h.colidx.data() + h.ptr[k];
-      const index_t* e = h.colidx.data() + h.ptr[k + 1];
-      const index_t* at = std::lower_bound(b, e, j);
-      if (at == e || *at != j) return std::nullopt;
-      return hyper_->values[static_cast<std::size_t>(at - h.colidx.data())];
-    }
-    const offset_t t = detail::find_tile(m_.pat, i >> tile_shift, j >> tile_shift);
-    if (t < 0) return std::nullopt;
-    bool found = false;
-    const T v = detail::tile_at(m_, t).at(static_cast<int>(i & (tile_dim - 1)), static_cast<int>(j & (tile_dim - 1)),
-                                         found);
-    return found ? std::optional<T>(v) : std::nullopt;
+      throw invalid_value("tgb: resize needs a host matrix; call to(tgb::backend::host) first");
+    detail::check_dimensions(nrows, ncols);
+    detail::guard_alloc([&] { commit(prepare(detail::resized(as_hyper(), nrows, ncols))); });
   }
 
   // Triplets sorted by (row, column).
@@ -600,6 +605,42 @@ class Matrix {
     return m;
   }
 
+  void check_element(const char* what, index_t i, index_t j) const {
+    if (location() == backend::cuda)
+      throw invalid_value(std::string("tgb: ") + what + " needs a host matrix; call to(tgb::backend::host) first");
+    if (i < 0 || i >= nrows() || j < 0 || j >= ncols())
+      throw invalid_index("tgb: element (" + std::to_string(i) + ", " + std::to_string(j) + ") is outside the " +
+                          std::to_string(nrows()) + " x " + std::to_string(ncols()) + " matrix");
+  }
+  // Where A(i, j) is in the stored form's values (host), if it is stored.
+  std::optional<std::size_t> position(index_t i, index_t j) const {
+    auto in_row = [j](const index_t* col, offset_t b, offset_t e) -> std::optional<std::size_t> {
+      const index_t* at = std::lower_bound(col + b, col + e, j);
+      if (at == col + e || *at != j) return std::nullopt;
+      return static_cast<std::size_t>(at - col);
+    };
+    if (rows_) return in_row(rows_->p.colidx.data(), rows_->p.rowptr[i], rows_->p.rowptr[i + 1]);
+    if (hyper_) {
+      const detail::hyper_pattern& h = hyper_->p;
+      const auto r = std::lower_bound(h.row.begin(), h.row.end(), i);
+      if (r == h.row.end() || *r != i) return std::nullopt;
+      const std::size_t k = static_cast<std::size_t>(r - h.row.begin());
+      return in_row(h.colidx.data(), h.ptr[k], h.ptr[k + 1]);
+    }
+    const offset_t t = detail::find_tile(m_.pat, i >> tile_shift, j >> tile_shift);
+    if (t < 0) return std::nullopt;
+    const int r = static_cast<int>(i & (tile_dim - 1)), c = static_cast<int>(j & (tile_dim - 1));
+    const detail::row_bits bits = m_.pat.row_mask[16 * t + r];
+    if (!((bits >> c) & 1u)) return std::nullopt;
+    return static_cast<std::size_t>(m_.pat.tile_offset[t] + m_.pat.row_ptr[16 * t + r] + detail::tile::rank_below(bits, c));
+  }
+  // A hypersparse copy of the host form, for the single-entry edits.
+  detail::hyper_matrix<T> as_hyper() const {
+    if (hyper_) return *hyper_;
+    if (rows_) return detail::hyper_of(detail::csr_matrix<T>(*rows_));
+    return detail::hyper_of(m_);
+  }
+
   // A result in the form the rule picks, ready to be swapped in.
   struct stored {
     detail::tile_matrix<T> tiles;
@@ -652,7 +693,7 @@ class Matrix {
   }
   stored prepare(detail::hyper_matrix<T>&& h) const {
     const bool automatic = control_ == storage_control::automatic;
-    const storage_form f = detail::choose_form(control_, backend::host, nrows(), automatic ? detail::count_tiles(h.p) : 0,
+    const storage_form f = detail::choose_form(control_, backend::host, h.p.nrows, automatic ? detail::count_tiles(h.p) : 0,
                                                h.p.nnz(), sizeof(T), h.p.nvec());
     stored s;
     if (f == storage_form::tiles) {

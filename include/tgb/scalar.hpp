@@ -310,4 +310,11 @@ void set_element(Vector<T>& w, const Scalar<S>& s, index_t i) {
   else w.set(i, detail::cast<T>(s.get()));
 }
 
+// C(i, j) = s (GrB_Matrix_setElement_Scalar): the same for a host matrix.
+template <class T, class S>
+void set_element(Matrix<T>& C, const Scalar<S>& s, index_t i, index_t j) {
+  if (s.empty()) C.remove(i, j);
+  else C.set(i, j, detail::cast<T>(s.get()));
+}
+
 }  // namespace tgb

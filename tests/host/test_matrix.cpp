@@ -3,6 +3,8 @@
 #include <cstdint>
 #include <random>
 
+#include "tgb/scalar.hpp"
+
 #include "../oracle.hpp"
 #include "../tgb_catch.hpp"
 
@@ -141,8 +143,8 @@ TEST_CASE("bool matrices and clear()", "[matrix]") {
 
 TEST_CASE("the layout stores nnz offsets in 64 bits and dimensions up to 2^36", "[matrix][limits]") {
   static_assert(sizeof(offset_t) == 8, "nnz offsets are 64-bit");
-  // A tall, thin matrix past 2^26 rows, not a multiple of 16. (Building
-  // needs O(rows) temporary memory: see docs/tile-format.md.)
+  // A tall, thin matrix past 2^26 rows, not a multiple of 16 (stored in
+  // hypersparse rows: see docs/tile-format.md).
   const index_t big = (index_t(1) << 26) + 5;
   std::vector<index_t> r{0, big - 1}, c{0, 3};
   std::vector<int> v{1, 2};
@@ -195,4 +197,71 @@ TEST_CASE("column dimensions and indices past 2^31 and 2^32", "[matrix][limits]"
                                                std::vector<double>{1}, no_duplicates),
                       index_out_of_bounds);
   }
+}
+
+TEST_CASE("set, remove and resize one entry at a time, in every form, against a map", "[matrix][element]") {
+  // GrB_Matrix_setElement, _removeElement and _resize: random edits on
+  // matrices held in each form (and by the rule), checked after every step.
+  std::mt19937_64 rng(17);
+  const storage_control controls[] = {storage_control::automatic, storage_control::tiles, storage_control::rows,
+                                      storage_control::hyper};
+  for (index_t n : {1, 5, 16, 40, 70000})
+    for (storage_control ctl : controls) {
+      INFO("n=" << n << " control=" << int(ctl));
+      const index_t m = n + 3;
+      Matrix<double> A = oracle::random_matrix<double>(rng, n, m, n > 1000 ? 0.0 : 0.2);
+      A.set_storage(ctl);
+      auto want = oracle::to_map(A);
+      for (int step = 0; step < 60; ++step) {
+        const index_t i = index_t(rng() % std::uint64_t(n)), j = index_t(rng() % std::uint64_t(m));
+        if (rng() % 3 == 0) {
+          A.remove(i, j);
+          want.erase({i, j});
+        } else {
+          A.set(i, j, step + 0.5);
+          want[{i, j}] = step + 0.5;
+        }
+        REQUIRE(oracle::to_map(A) == want);
+        REQUIRE(A.nvals() == offset_t(want.size()));
+        REQUIRE(A.storage() == ctl);
+        if (ctl == storage_control::tiles) REQUIRE(A.form() == storage_form::tiles);
+        if (ctl == storage_control::hyper) REQUIRE(A.form() == storage_form::hyper);
+      }
+      // An int set into a double matrix is cast; a stored entry is
+      // overwritten in place.
+      A.set(0, 0, 7);
+      CHECK(A.get(0, 0) == 7.0);
+      A.set(0, 0, 8.25f);
+      CHECK(A.get(0, 0) == 8.25);
+      // Shrink, then grow: entries outside the smaller shape are gone.
+      const index_t n2 = std::max<index_t>(1, n / 2), m2 = std::max<index_t>(1, m / 2);
+      A.resize(n2, m2);
+      for (auto it = want.begin(); it != want.end();)
+        it = it->first.first >= n2 || it->first.second >= m2 ? want.erase(it) : std::next(it);
+      want[{0, 0}] = 8.25;
+      CHECK(A.nrows() == n2);
+      CHECK(A.ncols() == m2);
+      CHECK(oracle::to_map(A) == want);
+      A.resize(n2 + 20, m2 + 30);
+      CHECK(A.nrows() == n2 + 20);
+      CHECK(oracle::to_map(A) == want);
+      A.set(n2 + 19, m2 + 29, 1.0);
+      CHECK(A.get(n2 + 19, m2 + 29) == 1.0);
+    }
+  // Errors: outside the shape, bad dimensions; the matrix is unchanged.
+  Matrix<int> B(4, 4);
+  B.set(1, 2, 5);
+  CHECK_THROWS_AS(B.set(4, 0, 1), invalid_index);
+  CHECK_THROWS_AS(B.remove(0, -1), invalid_index);
+  CHECK_THROWS_AS(B.resize(-1, 3), invalid_value);
+  CHECK(B.nvals() == 1);
+  CHECK(B.get(1, 2) == 5);
+  B.remove(3, 3);  // not stored: nothing happens
+  CHECK(B.nvals() == 1);
+  // GrB_Matrix_setElement_Scalar: cast to C's type; an empty Scalar removes.
+  set_element(B, Scalar<double>(2.75), 3, 0);
+  CHECK(B.get(3, 0) == 2);
+  set_element(B, Scalar<double>(), 1, 2);
+  CHECK(!B.get(1, 2));
+  CHECK(B.nvals() == 1);
 }

@@ -14,6 +14,7 @@
 // entry, it has kHyperMinRows rows or more, and the form is the smallest.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 
 #include "tgb/config.hpp"
@@ -97,6 +98,110 @@ tile_matrix<T> tiles_of(const hyper_matrix<T>& h) {
   t.pat = pattern_from_hyper(h.p, perm);
   t.values = gather_values<T>(perm, h.values);
   return t;
+}
+
+// Single-entry edits (GrB_Matrix_setElement, _removeElement, _resize), made
+// on new arrays so that a failure changes nothing: h with x at (i, j), which
+// h does not hold; h without (i, j), which it holds; h cut to a new shape.
+template <class T>
+hyper_matrix<T> with_entry(const hyper_matrix<T>& h, index_t i, index_t j, const T& x) {
+  const hyper_pattern& p = h.p;
+  const std::size_t k = static_cast<std::size_t>(std::lower_bound(p.row.begin(), p.row.end(), i) - p.row.begin());
+  const bool new_row = k == p.row.size() || p.row[k] != i;
+  const offset_t b = p.ptr[k];
+  const offset_t e = new_row ? b : p.ptr[k + 1];
+  const offset_t at = static_cast<offset_t>(std::lower_bound(p.colidx.data() + b, p.colidx.data() + e, j) - p.colidx.data());
+  hyper_matrix<T> out;
+  out.p.nrows = p.nrows;
+  out.p.ncols = p.ncols;
+  const std::size_t nvec = p.row.size() + (new_row ? 1 : 0), nnz = static_cast<std::size_t>(p.nnz()) + 1;
+  out.p.row = buffer<index_t>(nvec);
+  out.p.ptr = buffer<offset_t>(nvec + 1);
+  out.p.colidx = buffer<index_t>(nnz);
+  out.values = buffer<T>(nnz);
+  for (std::size_t q = 0, o = 0; q <= p.row.size(); ++q, ++o) {
+    if (q == k && new_row) {
+      out.p.row[o] = i;
+      out.p.ptr[o] = p.ptr[q];
+      ++o;
+    }
+    if (q < p.row.size()) out.p.row[o] = p.row[q];
+    out.p.ptr[o] = p.ptr[q] + (q > k || (q == k && new_row) ? 1 : 0);
+  }
+  for (offset_t q = 0, o = 0; q <= p.nnz(); ++q, ++o) {
+    if (q == at) {
+      out.p.colidx[o] = j;
+      out.values[o] = x;
+      ++o;
+    }
+    if (q < p.nnz()) {
+      out.p.colidx[o] = p.colidx[q];
+      out.values[o] = h.values[q];
+    }
+  }
+  return out;
+}
+
+template <class T>
+hyper_matrix<T> without_entry(const hyper_matrix<T>& h, index_t i, index_t j) {
+  const hyper_pattern& p = h.p;
+  const std::size_t k = static_cast<std::size_t>(std::lower_bound(p.row.begin(), p.row.end(), i) - p.row.begin());
+  const offset_t at = static_cast<offset_t>(
+      std::lower_bound(p.colidx.data() + p.ptr[k], p.colidx.data() + p.ptr[k + 1], j) - p.colidx.data());
+  const bool drop_row = p.ptr[k + 1] - p.ptr[k] == 1;
+  hyper_matrix<T> out;
+  out.p.nrows = p.nrows;
+  out.p.ncols = p.ncols;
+  const std::size_t nvec = p.row.size() - (drop_row ? 1 : 0), nnz = static_cast<std::size_t>(p.nnz()) - 1;
+  out.p.row = buffer<index_t>(nvec);
+  out.p.ptr = buffer<offset_t>(nvec + 1);
+  out.p.colidx = buffer<index_t>(nnz);
+  out.values = buffer<T>(nnz);
+  for (std::size_t q = 0, o = 0; q <= p.row.size(); ++q) {
+    if (q == k && drop_row) continue;
+    if (q < p.row.size()) out.p.row[o] = p.row[q];
+    out.p.ptr[o++] = p.ptr[q] - (q > k ? 1 : 0);
+  }
+  for (offset_t q = 0, o = 0; q < p.nnz(); ++q)
+    if (q != at) {
+      out.p.colidx[o] = p.colidx[q];
+      out.values[o++] = h.values[q];
+    }
+  return out;
+}
+
+template <class T>
+hyper_matrix<T> resized(const hyper_matrix<T>& h, index_t nrows, index_t ncols) {
+  const hyper_pattern& p = h.p;
+  std::size_t nvec = 0, nnz = 0;
+  for (index_t k = 0; k < p.nvec() && p.row[k] < nrows; ++k) {
+    std::size_t n = 0;
+    for (offset_t q = p.ptr[k]; q < p.ptr[k + 1]; ++q) n += p.colidx[q] < ncols;
+    nvec += n > 0;
+    nnz += n;
+  }
+  hyper_matrix<T> out;
+  out.p.nrows = nrows;
+  out.p.ncols = ncols;
+  out.p.row = buffer<index_t>(nvec);
+  out.p.ptr = buffer<offset_t>(nvec + 1);
+  out.p.colidx = buffer<index_t>(nnz);
+  out.values = buffer<T>(nnz);
+  std::size_t o = 0, r = 0;
+  for (index_t k = 0; k < p.nvec() && p.row[k] < nrows; ++k) {
+    const std::size_t start = o;
+    for (offset_t q = p.ptr[k]; q < p.ptr[k + 1]; ++q)
+      if (p.colidx[q] < ncols) {
+        out.p.colidx[o] = p.colidx[q];
+        out.values[o++] = h.values[q];
+      }
+    if (o > start) {
+      out.p.row[r] = p.row[k];
+      out.p.ptr[r++] = static_cast<offset_t>(start);
+    }
+  }
+  out.p.ptr[nvec] = static_cast<offset_t>(nnz);
+  return out;
 }
 
 }  // namespace tgb::detail
