@@ -213,8 +213,7 @@ std::string graphblas_library() {
   return path;
 }
 
-int grb_lib_major() {
-  const std::string lib = graphblas_library();
+int grb_lib_major(const std::string& lib) {
   const auto at = lib.rfind(".so.");
   return at == std::string::npos ? 0 : std::atoi(lib.c_str() + at + 4);
 }
@@ -977,7 +976,7 @@ int main(int argc, char** argv) {
   const std::string grb_lib = graphblas_library();
   // The thread count's option code moved in SuiteSparse 9 (GxB_NTHREADS became 7086); the
   // binary may run against a newer library than its header (scripts/bench-host.sh does).
-  GxB_Global_Option_set(static_cast<GxB_Option_Field>(grb_lib_major() >= 9 ? 7086 : GxB_NTHREADS),
+  GxB_Global_Option_set(static_cast<GxB_Option_Field>(grb_lib_major(grb_lib) >= 9 ? 7086 : GxB_NTHREADS),
                         omp_get_max_threads());
 #endif
   // The suite: generated matrices, the real graphs of --data, the files given.

@@ -133,10 +133,7 @@ mxm_method choose_mxm_method(operand_pattern A, bool ta, operand_pattern B, bool
   const bool dot_ok = dot_usable(M.active, M.complement);
   const mxm_method forced = forced_method(policy, dot_ok);
   if (forced != mxm_method::automatic) return forced;
-  mxm_work w;
-  w.entries = double(A.nnz()) + double(B.nnz());
-  w.tiles = double(A.tiles ? A.tiles->ntiles() : 0) + double(B.tiles ? B.tiles->ntiles() : 0);
-  w.row_operand = A.rows || B.rows;
+  mxm_work w = stored_work(A, B);
   if (dot_ok) {
     // Gustavson's products: sum over k of (column k of op(A)) * (row k of
     // op(B)). Dot's merge work: sum over mask entries (i,j) of (row i of

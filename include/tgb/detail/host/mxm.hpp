@@ -49,6 +49,16 @@ operand_pattern pattern_of(const M& m, tile_pattern& owned) {
   return operand_pattern{&m.tiles().pat, nullptr};
 }
 
+// The rule's quantities the stored operands give without counting: their
+// entries and tiles, and whether one of them is in rows.
+inline mxm_work stored_work(const operand_pattern& A, const operand_pattern& B) {
+  mxm_work w;
+  w.entries = double(A.nnz()) + double(B.nnz());
+  w.tiles = double(A.tiles ? A.tiles->ntiles() : 0) + double(B.tiles ? B.tiles->ntiles() : 0);
+  w.row_operand = A.rows || B.rows;
+  return w;
+}
+
 // The host's method: the policy's forced one, or choose_method on the
 // patterns' line counts (computed only when a dot is possible).
 // mask_rows: the mask's listed positions as rows where the caller has them
@@ -244,10 +254,8 @@ host_product<TC> mxm_product(const MA& A, bool ta, const MB& B, bool tb, const h
   // a row-form operand.)
   tile_pattern a_owned_pat, b_owned_pat;  // hypersparse operands' tile patterns
   const operand_pattern pA = pattern_of(A, a_owned_pat), pB = pattern_of(B, b_owned_pat);
-  mxm_work stored;
-  stored.entries = double(pA.nnz()) + double(pB.nnz());
-  stored.tiles = double(pA.tiles ? pA.tiles->ntiles() : 0) + double(pB.tiles ? pB.tiles->ntiles() : 0);
-  const bool tile_path_possible = !pA.rows && !pB.rows && tiles_dense(stored, policy);
+  const mxm_work stored = stored_work(pA, pB);
+  const bool tile_path_possible = !stored.row_operand && tiles_dense(stored, policy);
   csr_matrix<TA> a_owned;
   const csr_matrix<TA>* a = nullptr;
   const bool rows_first =

@@ -185,22 +185,20 @@ csr_matrix<TC> mxm_rows_dot(const csr_matrix<TA>& A, const csr_matrix<TB>& Bt, c
   // The marker costs 8 bytes per column per thread, whatever the row: keep it
   // to 32 MB a thread, longer inner dimensions merge.
   const bool use_marker = inner <= (index_t(1) << 22);
-  bool failed = false;
-#pragma omp parallel if (nz > 4096 && nrows > kParallelRows)
-  {
+  struct marker {
     buffer<std::uint32_t> mstamp, mwhere;
     std::uint32_t cur = 0;
-#pragma omp for schedule(dynamic, 256)
-    for (index_t i = 0; i < nrows; ++i) {
-      bool stop;
-#pragma omp atomic read
-      stop = failed;
-      if (stop) continue;
-      const offset_t q0 = mrp[i], q1 = mrp[i + 1];
-      const offset_t a0 = arp[i], la = arp[i + 1] - a0;
-      if (q0 == q1 || la == 0) continue;
-      offset_t out = q0;
-      try {
+  };
+  parallel_tasks(
+      nrows, 256, nz > 4096 && nrows > kParallelRows, "tgb: out of memory in mxm (row dot)", [] { return marker(); },
+      [&](marker& mk, std::int64_t i) {
+        buffer<std::uint32_t>& mstamp = mk.mstamp;
+        buffer<std::uint32_t>& mwhere = mk.mwhere;
+        std::uint32_t& cur = mk.cur;
+        const offset_t q0 = mrp[i], q1 = mrp[i + 1];
+        const offset_t a0 = arp[i], la = arp[i + 1] - a0;
+        if (q0 == q1 || la == 0) return;
+        offset_t out = q0;
         if (use_marker && la >= kLongRow) {
           if (mstamp.size() < static_cast<std::size_t>(inner)) {
             mstamp = buffer<std::uint32_t>();
@@ -253,14 +251,8 @@ csr_matrix<TC> mxm_rows_dot(const csr_matrix<TA>& A, const csr_matrix<TB>& Bt, c
             }
           }
         }
-      } catch (...) {
-#pragma omp atomic write
-        failed = true;
-      }
-      rowptr[i + 1] = out - q0;
-    }
-  }
-  if (failed) throw out_of_memory("tgb: out of memory in mxm (row dot)");
+        rowptr[i + 1] = out - q0;
+      });
   // Phase 2: the found entries, compacted.
   csr_matrix<TC> C;
   C.p.nrows = nrows;

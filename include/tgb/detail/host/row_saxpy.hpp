@@ -281,7 +281,6 @@ host_product<TC> mxm_rows_saxpy(const csr_matrix<TA>& A, const csr_matrix<TB>& B
   buffer<const index_t*> tr_col(static_cast<std::size_t>(tm));
   buffer<const TC*> tr_val(static_cast<std::size_t>(tm));
   std::vector<std::vector<row_block<TC>>> arena(static_cast<std::size_t>(nthreads));
-  bool failed = false;
 
   // Row i of C, sorted, into cols/vals (room for its bound): returns its
   // entry count. fl: its products; mlen: its mask row's length.
@@ -459,18 +458,11 @@ host_product<TC> mxm_rows_saxpy(const csr_matrix<TA>& A, const csr_matrix<TB>& B
   };
 
   // ---- C's rows, a tile row at a time, into the arena; C's tiles counted.
-#pragma omp parallel if (ntasks > 1)
-  {
-    row_workspace<TC> ws;
-    const int me = std::min(thread_num(), nthreads - 1);
-    std::vector<row_block<TC>>& blocks = arena[static_cast<std::size_t>(me)];
-#pragma omp for schedule(dynamic, 1)
-    for (int task = 0; task < ntasks; ++task) {
-      bool stop;
-#pragma omp atomic read
-      stop = failed;
-      if (stop) continue;
-      try {
+  const char* oom = "tgb: out of memory in mxm (row path)";
+  parallel_tasks(
+      ntasks, 1, ntasks > 1, oom, [] { return row_workspace<TC>(); },
+      [&](row_workspace<TC>& ws, std::int64_t task) {
+        std::vector<row_block<TC>>& blocks = arena[static_cast<std::size_t>(std::min(thread_num(), nthreads - 1))];
         for (index_t I = bounds[task]; I < bounds[task + 1]; ++I) {
           const index_t i0 = I * tile_dim;
           const int nr = static_cast<int>(std::min<index_t>(tile_dim, nrows - i0));
@@ -567,13 +559,7 @@ host_product<TC> mxm_rows_saxpy(const csr_matrix<TA>& A, const csr_matrix<TB>& B
           }
           tiles_in_row[I] = nt;
         }
-      } catch (...) {
-#pragma omp atomic write
-        failed = true;
-      }
-    }
-  }
-  if (failed) throw out_of_memory("tgb: out of memory in mxm (row path)");
+      });
 
   for (index_t i = 0; i < nrows; ++i) rowptr[i + 1] += rowptr[i];
   const offset_t cz = rowptr[static_cast<std::size_t>(nrows)];
@@ -614,25 +600,12 @@ host_product<TC> mxm_rows_saxpy(const csr_matrix<TA>& A, const csr_matrix<TB>& B
   T.pat.row_mask = buffer<row_bits>(static_cast<std::size_t>(16 * ct));
   T.pat.col_idx = buffer<std::uint8_t>(static_cast<std::size_t>(cz));
   T.values = buffer<TC>(static_cast<std::size_t>(cz));
-#pragma omp parallel if (ntasks > 1)
-  {
-    row_workspace<TC> ws;
-#pragma omp for schedule(dynamic, 1)
-    for (int task = 0; task < ntasks; ++task) {
-      bool stop;
-#pragma omp atomic read
-      stop = failed;
-      if (stop) continue;
-      try {
+  parallel_tasks(
+      ntasks, 1, ntasks > 1, oom, [] { return row_workspace<TC>(); },
+      [&](row_workspace<TC>& ws, std::int64_t task) {
         for (index_t I = bounds[task]; I < bounds[task + 1]; ++I)
           if (tiles_in_row[I]) write_tile_row(I, tr_col[I], tr_val[I], rowptr, T, tile_slots, ws);
-      } catch (...) {
-#pragma omp atomic write
-        failed = true;
-      }
-    }
-  }
-  if (failed) throw out_of_memory("tgb: out of memory in mxm (row path)");
+      });
   return out;
 }
 
