@@ -301,7 +301,9 @@ void mxm_host(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Semirin
     const bool becomes_t = std::is_same_v<Accum, no_accum_t> && (!M.active || replace);
     auto T = host::mxm_product<TC>(A, desc.transpose_a, B, desc.transpose_b, M, semiring, policy,
                                    becomes_t ? C.storage() : storage_control::tiles);
-    if (T.in_rows) host::writeback(C, M, accum, replace, std::move(T.rows), /*t_within_mask=*/true, T.row_tiles);
+    if (T.in_hyper && becomes_t && !M.active) C.assign_hyper(std::move(T.hyper));
+    else if (T.in_hyper) host::writeback(C, M, accum, replace, rows_of(T.hyper), /*t_within_mask=*/true);
+    else if (T.in_rows) host::writeback(C, M, accum, replace, std::move(T.rows), /*t_within_mask=*/true, T.row_tiles);
     else host::writeback(C, M, accum, replace, std::move(T.tiles), /*t_within_mask=*/true);
   });
 }

@@ -333,6 +333,21 @@ TEST_CASE("hypersparse rows: operation results in the rule's form, equal to tile
   REQUIRE(Ct.nvals() > 0);
   CHECK(C.form() == storage_form::hyper);
   CHECK(oracle::to_map(C) == oracle::to_map(Ct));
+  // Unmasked products over hypersparse operands run over the listed rows
+  // only (mxm_hyper_saxpy), with either operand in tiles too, and under an
+  // accumulator.
+  for (int mix = 0; mix < 3; ++mix) {
+    const Matrix<double>& x = mix == 2 ? At : A;
+    const Matrix<double>& y = mix == 1 ? Bt : B;
+    Matrix<double> Cm(n, n);
+    mxm(Cm, no_mask, no_accum, min_plus, x, y);
+    Matrix<double> Cr(n, n);
+    mxm(Cr, no_mask, no_accum, min_plus, At, Bt);
+    CHECK(oracle::to_map(Cm) == oracle::to_map(Cr));
+    mxm(Cm, no_mask, plus{}, plus_times, x, y);
+    mxm(Cr, no_mask, plus{}, plus_times, At, Bt);
+    CHECK(oracle::to_map(Cm) == oracle::to_map(Cr));
+  }
   mxm(C, structure(A), plus{}, plus_times, A, B, descriptor{}.with_transpose_b());
   mxm(Ct, structure(At), plus{}, plus_times, At, Bt, descriptor{}.with_transpose_b());
   CHECK(oracle::to_map(C) == oracle::to_map(Ct));
@@ -387,6 +402,12 @@ TEST_CASE("hypersparse rows: a 10^9-row graph in memory that follows its entries
   const auto C = io::parse_matrix_market<double>(out.str(), "back.mtx", ro);
   CHECK(C.form() == storage_form::hyper);
   CHECK(oracle::to_map(C) == oracle::to_map(A));
+  // Its square, unmasked, runs over the listed rows: within the budget too.
+  const auto G = io::parse_edge_list<double>("0 1000000000\n1000000000 5\n7 3\n3 7\n", "chain.txt", ro);
+  Matrix<double> G2(n, n);
+  mxm(G2, no_mask, no_accum, plus_times, G, G);
+  CHECK(G2.form() == storage_form::hyper);
+  CHECK(oracle::to_map(G2) == oracle::dmap<double>{{{0, 5}, 1.0}, {{3, 3}, 1.0}, {{7, 7}, 1.0}});
   // The largest dimension tgb takes, 2^36: an empty matrix costs nothing.
   Matrix<float> E(max_dimension, max_dimension);
   CHECK(E.nvals() == 0);

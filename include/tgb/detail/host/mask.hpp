@@ -106,6 +106,9 @@ template <class T>
 host_mask make_mask(const mask_view<Matrix<T>>& v, index_t nrows, index_t ncols, bool defer_tiles = false) {
   const Matrix<T>& m = *v.object;
   check_mask_shape(m.nrows(), m.ncols(), nrows, ncols);
+  // The complement of an empty mask admits every position: no mask (with or
+  // without replace, nothing lies outside it).
+  if (v.complemented && m.nvals() == 0) return host_mask{};
   host_mask h;
   h.active = true;
   h.complement = v.complemented;

@@ -226,6 +226,82 @@ const csr_matrix<T>* rows_for(const MX& X, bool transpose, bool values, csr_matr
   return &owned;
 }
 
+// The listed rows of a hypersparse matrix as a CSR of those rows alone.
+template <class T>
+csr_matrix<T> listed_rows_of(const hyper_matrix<T>& h) {
+  csr_matrix<T> r;
+  r.p.nrows = h.p.nvec();
+  r.p.ncols = h.p.ncols;
+  r.p.rowptr = h.p.ptr;
+  r.p.colidx = h.p.colidx;
+  r.values = h.values;
+  return r;
+}
+
+// C = A*B, unmasked, where A or B is stored in hypersparse rows: row saxpy
+// over A's listed rows only, with A's columns looked up among B's listed
+// rows (entries whose row of B is empty make no products and are dropped),
+// so time and memory follow the entries, not the dimensions. C comes back in
+// hypersparse rows where A is, else in rows.
+template <class TC, class MA, class MB, class Semiring>
+host_product<TC> mxm_hyper_saxpy(const MA& A, const MB& B, const Semiring& s, const mxm_policy& policy) {
+  using TA = typename MA::value_type;
+  using TB = typename MB::value_type;
+  constexpr bool vals = reads_values<Semiring>::value;
+  const hyper_matrix<TA>* ha = A.hyper_form();
+  const hyper_matrix<TB>* hb = B.hyper_form();
+  csr_matrix<TA> a;
+  if (ha) {
+    a = listed_rows_of(*ha);
+  } else {
+    csr_matrix<TA> owned;
+    const csr_matrix<TA>* r = rows_for(A, false, vals, owned);
+    a = r == &owned ? std::move(owned) : *r;
+  }
+  csr_matrix<TB> b;
+  if (hb) {
+    b = listed_rows_of(*hb);
+    // A's columns renumbered to B's listed rows.
+    const index_t* brow = hb->p.row.data();
+    const index_t nb = hb->p.nvec();
+    buffer<offset_t> rp(static_cast<std::size_t>(a.p.nrows) + 1);
+    buffer<index_t> ci(static_cast<std::size_t>(a.p.nnz()));
+    buffer<TA> av(vals ? static_cast<std::size_t>(a.p.nnz()) : 0);
+    offset_t n = 0;
+    rp[0] = 0;
+    for (index_t i = 0; i < a.p.nrows; ++i) {
+      for (offset_t p = a.p.rowptr[i]; p < a.p.rowptr[i + 1]; ++p) {
+        const index_t* at = std::lower_bound(brow, brow + nb, a.p.colidx[p]);
+        if (at == brow + nb || *at != a.p.colidx[p]) continue;
+        ci[n] = static_cast<index_t>(at - brow);
+        if (vals) av[n] = a.values[p];
+        ++n;
+      }
+      rp[i + 1] = n;
+    }
+    a.p.ncols = nb;
+    a.p.rowptr = std::move(rp);
+    a.p.colidx = std::move(ci);
+    if (vals) a.values = std::move(av);
+  } else {
+    csr_matrix<TB> owned;
+    const csr_matrix<TB>* r = rows_for(B, false, vals, owned);
+    b = r == &owned ? std::move(owned) : *r;
+  }
+  saxpy_tuning tune;
+  tune.dense_ratio = policy.dense_row_ratio;
+  host_product<TC> c = mxm_rows_saxpy<TC>(a, b, host_mask{}, s, tune, storage_control::rows);
+  c.rows.p.ncols = B.ncols();
+  if (!ha) return c;
+  // C's rows are A's listed rows: the non-empty ones, with their own ids.
+  host_product<TC> out;
+  out.in_hyper = true;
+  out.hyper = hyper_of(std::move(c.rows));
+  for (index_t k = 0; k < out.hyper.p.nvec(); ++k) out.hyper.p.row[k] = ha->p.row[out.hyper.p.row[k]];
+  out.hyper.p.nrows = A.nrows();
+  return out;
+}
+
 // C = op(A) * op(B) (op: transpose where ta / tb), masked by M, by the
 // method the policy names or the rule picks. A and B are Matrix objects:
 // the row methods read their row forms, the tile methods their tiles.
@@ -240,6 +316,9 @@ host_product<TC> mxm_product(const MA& A, bool ta, const MB& B, bool tb, const h
   constexpr bool vals = reads_values<Semiring>::value;
   const bool dot_ok = dot_usable(M.active, M.complement);
   const mxm_method forced = forced_method(policy, dot_ok);
+  if (!M.active && !ta && !tb && (A.hyper_form() || B.hyper_form()) &&
+      (forced == mxm_method::automatic || forced == mxm_method::row_saxpy))
+    return mxm_hyper_saxpy<TC>(A, B, s, policy);
   // Whether the mask is op(X)'s own structure (the triangle product's
   // C<L> = L L'): then its rows are X's rows, made once.
   auto own_structure = [&](const auto& X, bool flipped) {

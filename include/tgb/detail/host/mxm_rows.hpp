@@ -100,8 +100,10 @@ void grow_keep(buffer<T>& b, std::size_t used, std::size_t n) {
 template <class T>
 struct host_product {
   bool in_rows = false;
+  bool in_hyper = false;  // in hyper (mxm_hyper_saxpy), else rows or tiles
   tile_matrix<T> tiles;
   csr_matrix<T> rows;
+  hyper_matrix<T> hyper;
   offset_t row_tiles = -1;  // in rows: C's tile count where the method counted it
 };
 
