@@ -428,20 +428,28 @@ class Matrix {
       tile_copy_.reset();
       return;
     }
-    detail::guard_alloc([&] { assign_hyper(detail::with_entry(as_hyper(), i, j, v)); });
+    detail::guard_alloc([&] {
+      if (hyper_) assign_hyper(detail::with_entry(*hyper_, i, j, v));
+      else assign_hyper(detail::with_entry(as_hyper(), i, j, v));
+    });
   }
   // GrB_Matrix_removeElement: drops A(i, j) if it is stored (nothing if not).
   void remove(index_t i, index_t j) {
     check_element("remove", i, j);
     if (!position(i, j)) return;
-    detail::guard_alloc([&] { assign_hyper(detail::without_entry(as_hyper(), i, j)); });
+    detail::guard_alloc([&] {
+      if (hyper_) assign_hyper(detail::without_entry(*hyper_, i, j));
+      else assign_hyper(detail::without_entry(as_hyper(), i, j));
+    });
   }
   // GrB_Matrix_resize: the entries inside the new shape stay, the rest go.
   void resize(index_t nrows, index_t ncols) {
     if (location() == backend::cuda)
       throw invalid_value("tgb: resize needs a host matrix; call to(tgb::backend::host) first");
     detail::check_dimensions(nrows, ncols);
-    detail::guard_alloc([&] { commit(prepare(detail::resized(as_hyper(), nrows, ncols))); });
+    detail::guard_alloc([&] {
+      commit(prepare(hyper_ ? detail::resized(*hyper_, nrows, ncols) : detail::resized(as_hyper(), nrows, ncols)));
+    });
   }
 
   // Triplets sorted by (row, column).

@@ -301,10 +301,21 @@ void mxm_host(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Semirin
     const bool becomes_t = std::is_same_v<Accum, no_accum_t> && (!M.active || replace);
     auto T = host::mxm_product<TC>(A, desc.transpose_a, B, desc.transpose_b, M, semiring, policy,
                                    becomes_t ? C.storage() : storage_control::tiles);
-    if (T.in_hyper && becomes_t && !M.active) C.assign_hyper(std::move(T.hyper));
-    else if (T.in_hyper) host::writeback(C, M, accum, replace, rows_of(T.hyper), /*t_within_mask=*/true);
-    else if (T.in_rows) host::writeback(C, M, accum, replace, std::move(T.rows), /*t_within_mask=*/true, T.row_tiles);
-    else host::writeback(C, M, accum, replace, std::move(T.tiles), /*t_within_mask=*/true);
+    if (T.in_hyper) {
+      // mxm_hyper_saxpy: no mask. C becomes T, or merges with it row by row
+      // where C is hypersparse too; else through tiles.
+      if constexpr (std::is_same_v<Accum, no_accum_t>) {
+        C.assign_hyper(std::move(T.hyper));
+      } else if (const hyper_matrix<TC>* ch = C.hyper_form()) {
+        C.assign_hyper(host::hyper_accumulate(*ch, T.hyper, accum));
+      } else {
+        host::writeback(C, M, accum, replace, tiles_of(T.hyper), /*t_within_mask=*/true);
+      }
+    } else if (T.in_rows) {
+      host::writeback(C, M, accum, replace, std::move(T.rows), /*t_within_mask=*/true, T.row_tiles);
+    } else {
+      host::writeback(C, M, accum, replace, std::move(T.tiles), /*t_within_mask=*/true);
+    }
   });
 }
 

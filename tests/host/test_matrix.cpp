@@ -5,6 +5,7 @@
 
 #include "tgb/scalar.hpp"
 
+#include "../failing_resource.hpp"
 #include "../oracle.hpp"
 #include "../tgb_catch.hpp"
 
@@ -209,11 +210,17 @@ TEST_CASE("set, remove and resize one entry at a time, in every form, against a 
     for (storage_control ctl : controls) {
       INFO("n=" << n << " control=" << int(ctl));
       const index_t m = n + 3;
-      Matrix<double> A = oracle::random_matrix<double>(rng, n, m, n > 1000 ? 0.0 : 0.2);
+      Matrix<double> A = oracle::random_matrix<double>(rng, n, m, n > 1000 ? 4e-8 : 0.2);
       A.set_storage(ctl);
       auto want = oracle::to_map(A);
       for (int step = 0; step < 60; ++step) {
-        const index_t i = index_t(rng() % std::uint64_t(n)), j = index_t(rng() % std::uint64_t(m));
+        index_t i = index_t(rng() % std::uint64_t(n)), j = index_t(rng() % std::uint64_t(m));
+        if (!want.empty() && rng() % 2 == 0) {
+          // A stored position: an overwrite in place, or a removal.
+          auto it = want.begin();
+          std::advance(it, static_cast<long>(rng() % want.size()));
+          i = it->first.first, j = it->first.second;
+        }
         if (rng() % 3 == 0) {
           A.remove(i, j);
           want.erase({i, j});
@@ -225,6 +232,7 @@ TEST_CASE("set, remove and resize one entry at a time, in every form, against a 
         REQUIRE(A.nvals() == offset_t(want.size()));
         REQUIRE(A.storage() == ctl);
         if (ctl == storage_control::tiles) REQUIRE(A.form() == storage_form::tiles);
+        if (ctl == storage_control::rows) REQUIRE(A.form() == storage_form::rows);
         if (ctl == storage_control::hyper) REQUIRE(A.form() == storage_form::hyper);
       }
       // An int set into a double matrix is cast; a stored entry is
@@ -244,10 +252,43 @@ TEST_CASE("set, remove and resize one entry at a time, in every form, against a 
       CHECK(oracle::to_map(A) == want);
       A.resize(n2 + 20, m2 + 30);
       CHECK(A.nrows() == n2 + 20);
+      CHECK(A.ncols() == m2 + 30);
       CHECK(oracle::to_map(A) == want);
       A.set(n2 + 19, m2 + 29, 1.0);
       CHECK(A.get(n2 + 19, m2 + 29) == 1.0);
     }
+  // Out of memory at any allocation of an edit: the matrix is as it was
+  // before that edit, and nothing leaks.
+  {
+    const Matrix<double> R0 = oracle::random_matrix<double>(rng, 40, 40, 0.2);
+    std::vector<oracle::dmap<double>> states{oracle::to_map(R0)};
+    states.push_back(states.back());
+    states.back()[{39, 38}] = 1.5;
+    states.push_back(states.back());
+    states.back().erase({0, 0});
+    states.push_back({});
+    for (const auto& [k, v] : states[2])
+      if (k.first < 30 && k.second < 35) states.back()[k] = v;
+    for (long long k = 0;; ++k) {
+      oracle::failing_resource fail(k);
+      int stage = 0;
+      bool done;
+      {
+        Matrix<double> R = R0;
+        done = oracle::run_with(fail, [&] {
+          R.set(39, 38, 1.5);
+          stage = 1;
+          R.remove(0, 0);
+          stage = 2;
+          R.resize(30, 35);
+          stage = 3;
+        });
+        REQUIRE(oracle::to_map(R) == states[static_cast<std::size_t>(stage)]);
+      }
+      CHECK(fail.live() == 0);
+      if (done) break;
+    }
+  }
   // Errors: outside the shape, bad dimensions; the matrix is unchanged.
   Matrix<int> B(4, 4);
   B.set(1, 2, 5);

@@ -348,6 +348,29 @@ TEST_CASE("hypersparse rows: operation results in the rule's form, equal to tile
     mxm(Cr, no_mask, plus{}, plus_times, At, Bt);
     CHECK(oracle::to_map(Cm) == oracle::to_map(Cr));
   }
+  {
+    // Rectangular: (n x q) times (q x r), the shapes carried through.
+    const index_t q = (index_t(1) << 16) + 7, r = 3 * n + 1;
+    auto rect = [&](index_t nr, index_t nc) {
+      std::vector<index_t> ri, ci;
+      std::vector<double> v;
+      for (int e = 0; e < 300; ++e) {
+        ri.push_back(index_t(rng() % 40) * (nr / 40));
+        ci.push_back(index_t(rng() % 40) * (nc / 40));
+        v.push_back(double(e % 3 + 1));
+      }
+      return Matrix<double>::from_coo(nr, nc, ri, ci, v, plus{});
+    };
+    const auto X = rect(n, q), Y = rect(q, r);
+    REQUIRE(X.form() == storage_form::hyper);
+    Matrix<double> Z(n, r), Zt(n, r);
+    mxm(Z, no_mask, no_accum, plus_times, X, Y);
+    mxm(Zt, no_mask, no_accum, plus_times, in_form(X, storage_form::tiles), in_form(Y, storage_form::tiles));
+    REQUIRE(Zt.nvals() > 0);
+    CHECK(Z.nrows() == n);
+    CHECK(Z.ncols() == r);
+    CHECK(oracle::to_map(Z) == oracle::to_map(Zt));
+  }
   mxm(C, structure(A), plus{}, plus_times, A, B, descriptor{}.with_transpose_b());
   mxm(Ct, structure(At), plus{}, plus_times, At, Bt, descriptor{}.with_transpose_b());
   CHECK(oracle::to_map(C) == oracle::to_map(Ct));
@@ -408,6 +431,12 @@ TEST_CASE("hypersparse rows: a 10^9-row graph in memory that follows its entries
   mxm(G2, no_mask, no_accum, plus_times, G, G);
   CHECK(G2.form() == storage_form::hyper);
   CHECK(oracle::to_map(G2) == oracle::dmap<double>{{{0, 5}, 1.0}, {{3, 3}, 1.0}, {{7, 7}, 1.0}});
+  // Under an accumulator, C and the product merge row by row.
+  mxm(G2, no_mask, plus{}, plus_times, G, G);
+  CHECK(G2.form() == storage_form::hyper);
+  CHECK(oracle::to_map(G2) == oracle::dmap<double>{{{0, 5}, 2.0}, {{3, 3}, 2.0}, {{7, 7}, 2.0}});
+  mxm(G2, no_mask, plus{}, plus_times, G, G2);
+  CHECK(oracle::to_map(G2) == oracle::dmap<double>{{{0, 5}, 2.0}, {{3, 3}, 2.0}, {{3, 7}, 2.0}, {{7, 3}, 2.0}, {{7, 7}, 2.0}});
   // The largest dimension tgb takes, 2^36: an empty matrix costs nothing.
   Matrix<float> E(max_dimension, max_dimension);
   CHECK(E.nvals() == 0);

@@ -250,47 +250,41 @@ host_product<TC> mxm_hyper_saxpy(const MA& A, const MB& B, const Semiring& s, co
   constexpr bool vals = reads_values<Semiring>::value;
   const hyper_matrix<TA>* ha = A.hyper_form();
   const hyper_matrix<TB>* hb = B.hyper_form();
-  csr_matrix<TA> a;
-  if (ha) {
-    a = listed_rows_of(*ha);
-  } else {
-    csr_matrix<TA> owned;
-    const csr_matrix<TA>* r = rows_for(A, false, vals, owned);
-    a = r == &owned ? std::move(owned) : *r;
-  }
-  csr_matrix<TB> b;
+  // op(A)'s rows: the listed ones, or all of them (its row form or a view).
+  csr_matrix<TA> a_owned;
+  const csr_matrix<TA>* a = ha ? &(a_owned = listed_rows_of(*ha)) : rows_for(A, false, vals, a_owned);
+  csr_matrix<TB> b_owned;
+  const csr_matrix<TB>* b = hb ? &(b_owned = listed_rows_of(*hb)) : rows_for(B, false, vals, b_owned);
+  csr_matrix<TA> a_mapped;
   if (hb) {
-    b = listed_rows_of(*hb);
     // A's columns renumbered to B's listed rows.
     const index_t* brow = hb->p.row.data();
     const index_t nb = hb->p.nvec();
-    buffer<offset_t> rp(static_cast<std::size_t>(a.p.nrows) + 1);
-    buffer<index_t> ci(static_cast<std::size_t>(a.p.nnz()));
-    buffer<TA> av(vals ? static_cast<std::size_t>(a.p.nnz()) : 0);
+    a_mapped.p.nrows = a->p.nrows;
+    a_mapped.p.ncols = nb;
+    buffer<offset_t> rp(static_cast<std::size_t>(a->p.nrows) + 1);
+    buffer<index_t> ci(static_cast<std::size_t>(a->p.nnz()));
+    buffer<TA> av(vals ? static_cast<std::size_t>(a->p.nnz()) : 0);
     offset_t n = 0;
     rp[0] = 0;
-    for (index_t i = 0; i < a.p.nrows; ++i) {
-      for (offset_t p = a.p.rowptr[i]; p < a.p.rowptr[i + 1]; ++p) {
-        const index_t* at = std::lower_bound(brow, brow + nb, a.p.colidx[p]);
-        if (at == brow + nb || *at != a.p.colidx[p]) continue;
+    for (index_t i = 0; i < a->p.nrows; ++i) {
+      for (offset_t p = a->p.rowptr[i]; p < a->p.rowptr[i + 1]; ++p) {
+        const index_t* at = std::lower_bound(brow, brow + nb, a->p.colidx[p]);
+        if (at == brow + nb || *at != a->p.colidx[p]) continue;
         ci[n] = static_cast<index_t>(at - brow);
-        if (vals) av[n] = a.values[p];
+        if (vals) av[n] = a->values[p];
         ++n;
       }
       rp[i + 1] = n;
     }
-    a.p.ncols = nb;
-    a.p.rowptr = std::move(rp);
-    a.p.colidx = std::move(ci);
-    if (vals) a.values = std::move(av);
-  } else {
-    csr_matrix<TB> owned;
-    const csr_matrix<TB>* r = rows_for(B, false, vals, owned);
-    b = r == &owned ? std::move(owned) : *r;
+    a_mapped.p.rowptr = std::move(rp);
+    a_mapped.p.colidx = std::move(ci);
+    a_mapped.values = std::move(av);
+    a = &a_mapped;
   }
   saxpy_tuning tune;
   tune.dense_ratio = policy.dense_row_ratio;
-  host_product<TC> c = mxm_rows_saxpy<TC>(a, b, host_mask{}, s, tune, storage_control::rows);
+  host_product<TC> c = mxm_rows_saxpy<TC>(*a, *b, host_mask{}, s, tune, storage_control::rows);
   c.rows.p.ncols = B.ncols();
   if (!ha) return c;
   // C's rows are A's listed rows: the non-empty ones, with their own ids.
