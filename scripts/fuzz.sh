@@ -20,9 +20,11 @@ out=${TGB_FUZZ_DIR:-build-fuzz}
 mkdir -p "$out" fuzz/crashes
 flags=(-std=c++17 -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
        -Iinclude -DTGB_HAVE_ZLIB=1 -Wno-unknown-pragmas)
-lib_src=(src/io/matrix_market.cpp src/io/read_file.cpp src/host/tile_build.cpp src/host/convert.cpp
-         src/host/assemble.cpp src/host/mxm_symbolic.cpp src/host/mxm_rows.cpp src/host/backend_common.cpp src/host/no_cuda.cpp
-         src/host/no_cuda_device.cpp)
+# The library's host sources, as CMakeLists.txt lists them (one list), and
+# the stand-ins a build without CUDA links.
+mapfile -t lib_src < <(sed -n '/^add_library(tgb$/,/)/p' CMakeLists.txt | grep -o 'src/[a-z_/]*\.cpp')
+[ "${#lib_src[@]}" -gt 0 ] || { echo "fuzz.sh: no sources found in CMakeLists.txt's add_library(tgb ...)" >&2; exit 1; }
+lib_src+=(src/host/no_cuda.cpp src/host/no_cuda_device.cpp)
 objs=()
 for s in "${lib_src[@]}"; do
   o="$out/$(basename "$s" .cpp).o"
