@@ -431,6 +431,13 @@ void apply(Matrix<TC>& C, const Mask& mask, const Accum& accum, const UnaryOp& f
                                                     {"the mask", detail::where_mask(mask, C.location())}});
   if (where == backend::cuda) return detail::apply_cuda(C, mask, accum, f, A, desc);
   detail::guard_alloc([&] {
+    // Unmasked, without an accumulator: a matrix in rows or hypersparse rows
+    // is read as it is stored (no tile copy), and C becomes the result.
+    if constexpr (std::is_same_v<Mask, no_mask_t> && std::is_same_v<Accum, no_accum_t>) {
+      if (const auto* r = desc.transpose_a ? nullptr : A.row_form()) return C.assign_rows(detail::host::apply<TC>(*r, f));
+      if (const auto* h = desc.transpose_a ? nullptr : A.hyper_form())
+        return C.assign_hyper(detail::host::apply<TC>(*h, f));
+    }
     auto M = detail::host::make_mask(mask, C.nrows(), C.ncols());
     detail::oriented<TA> a(A, desc.transpose_a);
     auto T = detail::host::apply<TC>(*a, f);
@@ -451,6 +458,13 @@ void select(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Pred& pre
                                                      {"the mask", detail::where_mask(mask, C.location())}});
   if (where == backend::cuda) return detail::select_cuda(C, mask, accum, pred, A, thunk, desc);
   detail::guard_alloc([&] {
+    // As apply: rows and hypersparse rows read as stored where nothing merges.
+    if constexpr (std::is_same_v<Mask, no_mask_t> && std::is_same_v<Accum, no_accum_t>) {
+      if (const auto* r = desc.transpose_a ? nullptr : A.row_form())
+        return C.assign_rows(detail::host::select<TC>(*r, pred, thunk));
+      if (const auto* h = desc.transpose_a ? nullptr : A.hyper_form())
+        return C.assign_hyper(detail::host::select<TC>(*h, pred, thunk));
+    }
     auto M = detail::host::make_mask(mask, C.nrows(), C.ncols());
     detail::oriented<TA> a(A, desc.transpose_a);
     auto T = detail::host::select<TC>(*a, pred, thunk);

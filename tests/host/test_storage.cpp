@@ -169,7 +169,10 @@ TEST_CASE("storage forms: element-wise, apply, select, reduce and mxv read both 
   const auto B0 = hubby(rng, 50, 50, 0.05);
   Vector<double> u(50);
   for (index_t i = 0; i < 50; i += 3) u.set(i, double(i % 4 + 1));
-  Matrix<double> ref_add(50, 50), ref_mult(50, 50), ref_sel(50, 50), ref_app(50, 50);
+  Matrix<double> ref_add(50, 50), ref_mult(50, 50), ref_sel(50, 50), ref_app(50, 50), ref_val(50, 50);
+  Matrix<int> ref_cast(50, 50);
+  select(ref_val, no_mask, no_accum, value_gt{}, in_form(A0, storage_form::tiles), 3.0);
+  apply(ref_cast, no_mask, no_accum, bind2nd(times{}, 2.5), in_form(A0, storage_form::tiles));
   ewise_add(ref_add, no_mask, no_accum, plus{}, in_form(A0, storage_form::tiles), in_form(B0, storage_form::tiles));
   ewise_mult(ref_mult, no_mask, no_accum, times{}, in_form(A0, storage_form::tiles), in_form(B0, storage_form::tiles));
   select(ref_sel, no_mask, no_accum, tril{}, in_form(A0, storage_form::tiles), 0);
@@ -188,6 +191,14 @@ TEST_CASE("storage forms: element-wise, apply, select, reduce and mxv read both 
     CHECK(oracle::to_map(C) == oracle::to_map(ref_mult));
     select(C, no_mask, no_accum, tril{}, A, 0);
     CHECK(oracle::to_map(C) == oracle::to_map(ref_sel));
+    // Unmasked apply and select read rows and hypersparse rows as stored.
+    select(C, no_mask, no_accum, value_gt{}, A, 3.0);
+    CHECK(oracle::to_map(C) == oracle::to_map(ref_val));
+    apply(C, no_mask, no_accum, ainv{}, A);
+    CHECK(oracle::to_map(C) == oracle::to_map(ref_app));
+    Matrix<int> Ci(50, 50);
+    apply(Ci, no_mask, no_accum, bind2nd(times{}, 2.5), A);
+    CHECK(oracle::to_map(Ci) == oracle::to_map(ref_cast));
     Matrix<double> C2(50, 50);
     apply(C2, structure(B), no_accum, ainv{}, A);
     Matrix<double> masked(50, 50);
@@ -387,6 +398,19 @@ TEST_CASE("hypersparse rows: operation results in the rule's form, equal to tile
           select(x, no_mask, no_accum, triu{}, At, 0);
           return x;
         }()));
+  apply(C, no_mask, no_accum, bind2nd(plus{}, 1.0), A);
+  CHECK(C.form() == storage_form::hyper);
+  {
+    Matrix<double> x(n, n);
+    apply(x, no_mask, no_accum, bind2nd(plus{}, 1.0), At);
+    CHECK(oracle::to_map(C) == oracle::to_map(x));
+    // A select that empties listed rows: they are no longer listed.
+    select(C, no_mask, no_accum, value_gt{}, A, 5.0);
+    select(x, no_mask, no_accum, value_gt{}, At, 5.0);
+    CHECK(oracle::to_map(C) == oracle::to_map(x));
+    CHECK(C.stored_bytes() == detail::hyper_form_bytes(detail::count_nonempty_rows(C.tiles().pat, n), C.nvals(),
+                                                       sizeof(double)));
+  }
   Vector<double> u(n), w(n), wt(n);
   for (index_t i = 0; i < n; i += 401) u.set(i, double(i % 5 + 1));
   mxv(w, no_mask, no_accum, plus_times, A, u);

@@ -114,4 +114,97 @@ tile_matrix<TC> select(const tile_matrix<TA>& A, const Pred& pred, const Y& thun
   return T;
 }
 
+// ---- apply and select on sorted rows ------------------------------------------
+// The row form and hypersparse rows, read without a tile copy (unmasked and
+// without an accumulator, operations.hpp calls these): the same per-entry
+// calls as the tile routines above.
+
+template <class TC, class TA, class F>
+buffer<TC> apply_values(const buffer<TA>& v, const F& f) {
+  const std::size_t n = v.size();
+  buffer<TC> out(n);
+#pragma omp parallel for schedule(static) if (n > 65536)
+  for (std::size_t e = 0; e < n; ++e) out[e] = cast<TC>(f(v[e]));
+  return out;
+}
+template <class TC, class TA, class F>
+csr_matrix<TC> apply(const csr_matrix<TA>& A, const F& f) {
+  csr_matrix<TC> T;
+  T.p.nrows = A.p.nrows;
+  T.p.ncols = A.p.ncols;
+  T.p.rowptr = A.p.rowptr;
+  T.p.colidx = A.p.colidx;
+  T.values = apply_values<TC>(A.values, f);
+  return T;
+}
+template <class TC, class TA, class F>
+hyper_matrix<TC> apply(const hyper_matrix<TA>& A, const F& f) {
+  hyper_matrix<TC> T;
+  T.p = A.p;
+  T.values = apply_values<TC>(A.values, f);
+  return T;
+}
+
+// The entries of nvec listed rows (row k is row_id(k), its entries
+// ptr[k]..ptr[k+1]) that pred(a, i, j, thunk) keeps: out_ptr, out_col and
+// out_val in the same row order.
+template <class TC, class TA, class RowId, class Pred, class Y>
+void select_listed(index_t nvec, const offset_t* ptr, const index_t* col, const TA* val, RowId&& row_id,
+                   const Pred& pred, const Y& thunk, buffer<offset_t>& out_ptr, buffer<index_t>& out_col,
+                   buffer<TC>& out_val) {
+  out_ptr = buffer<offset_t>(static_cast<std::size_t>(nvec) + 1);
+  out_ptr[0] = 0;
+  const bool par = ptr[nvec] > 65536;
+#pragma omp parallel for schedule(static, 1024) if (par)
+  for (index_t k = 0; k < nvec; ++k) {
+    offset_t n = 0;
+    const index_t i = row_id(k);
+    for (offset_t p = ptr[k]; p < ptr[k + 1]; ++p) n += pred(val[p], i, col[p], thunk) ? 1 : 0;
+    out_ptr[k + 1] = n;
+  }
+  for (index_t k = 0; k < nvec; ++k) out_ptr[k + 1] += out_ptr[k];
+  out_col = buffer<index_t>(static_cast<std::size_t>(out_ptr[nvec]));
+  out_val = buffer<TC>(static_cast<std::size_t>(out_ptr[nvec]));
+#pragma omp parallel for schedule(static, 1024) if (par)
+  for (index_t k = 0; k < nvec; ++k) {
+    offset_t o = out_ptr[k];
+    const index_t i = row_id(k);
+    for (offset_t p = ptr[k]; p < ptr[k + 1]; ++p)
+      if (pred(val[p], i, col[p], thunk)) {
+        out_col[o] = col[p];
+        out_val[o++] = cast<TC>(val[p]);
+      }
+  }
+}
+template <class TC, class TA, class Pred, class Y>
+csr_matrix<TC> select(const csr_matrix<TA>& A, const Pred& pred, const Y& thunk) {
+  csr_matrix<TC> T;
+  T.p.nrows = A.p.nrows;
+  T.p.ncols = A.p.ncols;
+  select_listed<TC>(A.p.nrows, A.p.rowptr.data(), A.p.colidx.data(), A.values.data(), [](index_t k) { return k; },
+                    pred, thunk, T.p.rowptr, T.p.colidx, T.values);
+  return T;
+}
+template <class TC, class TA, class Pred, class Y>
+hyper_matrix<TC> select(const hyper_matrix<TA>& A, const Pred& pred, const Y& thunk) {
+  const index_t nvec = A.p.nvec();
+  hyper_matrix<TC> T = hyper_matrix<TC>::empty(A.p.nrows, A.p.ncols);
+  buffer<offset_t> ptr;
+  select_listed<TC>(nvec, A.p.ptr.data(), A.p.colidx.data(), A.values.data(), [&](index_t k) { return A.p.row[k]; },
+                    pred, thunk, ptr, T.p.colidx, T.values);
+  // The rows left empty are no longer listed.
+  index_t kept = 0;
+  for (index_t k = 0; k < nvec; ++k) kept += ptr[k + 1] > ptr[k];
+  T.p.row = buffer<index_t>(static_cast<std::size_t>(kept));
+  T.p.ptr = buffer<offset_t>(static_cast<std::size_t>(kept) + 1);
+  index_t o = 0;
+  for (index_t k = 0; k < nvec; ++k)
+    if (ptr[k + 1] > ptr[k]) {
+      T.p.row[o] = A.p.row[k];
+      T.p.ptr[o++] = ptr[k];
+    }
+  T.p.ptr[kept] = ptr[nvec];
+  return T;
+}
+
 }  // namespace tgb::detail::host
