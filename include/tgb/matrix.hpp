@@ -39,13 +39,14 @@ struct csr {
 
 namespace detail {
 // Sorts validated triplets into CSR order (by row, then column, then input
-// position, so duplicates are adjacent and in input order).
+// position, so duplicates are adjacent and in input order); the columns must
+// fit a row form (rows_fit).
 void sort_triplets(index_t nrows, const index_t* rows, const index_t* cols, std::size_t n, buffer<offset_t>& rowptr,
-                   buffer<index_t>& colidx, buffer<offset_t>& order);
+                   buffer<row_col_t>& colidx, buffer<offset_t>& order);
 // Validates CSR arrays (monotone row pointers, columns in range) and sorts
 // each row by column; order[p] is the source position of sorted entry p.
 // Throws invalid_value on duplicates.
-void sort_csr_rows(index_t nrows, index_t ncols, const offset_t* rowptr, buffer<index_t>& colidx,
+void sort_csr_rows(index_t nrows, index_t ncols, const offset_t* rowptr, buffer<row_col_t>& colidx,
                    buffer<offset_t>& order);
 // Transposed pattern; gather[e] is the entry of `a` that lands at e.
 tile_pattern transpose_pattern(const tile_pattern& a, buffer<offset_t>& gather);
@@ -148,48 +149,53 @@ class Matrix {
         c[k] = detail::checked_index(cols[k], ncols, "column");
       }
       // Sorted by (row, column, position): with a pointer per row, or, for
-      // triplets far fewer than the rows, listing the rows that have some.
-      const bool hyper = detail::hyper_rows(nrows, static_cast<index_t>(std::min<std::size_t>(n, std::size_t(nrows))));
-      detail::buffer<index_t> rowlist, colidx;
+      // triplets far fewer than the rows (or columns too many for a row
+      // form), listing the rows that have some.
+      const bool hyper = detail::hyper_rows(nrows, static_cast<index_t>(std::min<std::size_t>(n, std::size_t(nrows)))) ||
+                         !detail::rows_fit(ncols);
+      detail::buffer<index_t> rowlist, hcol;
+      detail::buffer<detail::row_col_t> rcol;
       detail::buffer<offset_t> rowptr, order;
-      if (hyper) detail::sort_triplets_hyper(r.data(), c.data(), n, rowlist, rowptr, colidx, order);
-      else detail::sort_triplets(nrows, r.data(), c.data(), n, rowptr, colidx, order);
+      if (hyper) detail::sort_triplets_hyper(r.data(), c.data(), n, rowlist, rowptr, hcol, order);
+      else detail::sort_triplets(nrows, r.data(), c.data(), n, rowptr, rcol, order);
       const index_t segments = hyper ? static_cast<index_t>(rowlist.size()) : nrows;
       // Fold duplicates (adjacent, in input order) into the first of each run.
       detail::buffer<T> v(n);
       std::size_t out = 0;
-      offset_t row_start_out = 0;
-      for (index_t s = 0; s < segments; ++s) {
-        const offset_t b = rowptr[s], e = rowptr[s + 1];
-        for (offset_t p = b; p < e; ++p) {
-          const T val = static_cast<T>(vals[order[p]]);
-          if (p > b && colidx[p] == colidx[p - 1]) {
-            if constexpr (std::is_same_v<Dup, no_duplicates_t>) {
-              throw invalid_value("tgb: from_coo: duplicate entry (" + std::to_string(hyper ? rowlist[s] : s) + ", " +
-                                  std::to_string(colidx[p]) + ") and the duplicate policy is no_duplicates");
+      auto fold = [&](auto& colidx) {
+        offset_t row_start_out = 0;
+        for (index_t s = 0; s < segments; ++s) {
+          const offset_t b = rowptr[s], e = rowptr[s + 1];
+          for (offset_t p = b; p < e; ++p) {
+            const T val = static_cast<T>(vals[order[p]]);
+            if (p > b && colidx[p] == colidx[p - 1]) {
+              if constexpr (std::is_same_v<Dup, no_duplicates_t>) {
+                throw invalid_value("tgb: from_coo: duplicate entry (" + std::to_string(hyper ? rowlist[s] : s) + ", " +
+                                    std::to_string(colidx[p]) + ") and the duplicate policy is no_duplicates");
+              } else {
+                v[out - 1] = static_cast<T>(dup(v[out - 1], val));
+              }
             } else {
-              v[out - 1] = static_cast<T>(dup(v[out - 1], val));
+              colidx[out] = colidx[p];
+              v[out] = val;
+              ++out;
             }
-          } else {
-            colidx[out] = colidx[p];
-            v[out] = val;
-            ++out;
           }
+          rowptr[s] = row_start_out;
+          row_start_out = static_cast<offset_t>(out);
         }
-        rowptr[s] = row_start_out;
-        row_start_out = static_cast<offset_t>(out);
-      }
-      rowptr[segments] = row_start_out;
-      if (out != n) {
-        colidx = detail::prefix_copy(colidx, out);
-        v = detail::prefix_copy(v, out);
-      }
+        rowptr[segments] = row_start_out;
+        if (out != n) colidx = detail::prefix_copy(colidx, out);
+      };
+      if (hyper) fold(hcol);
+      else fold(rcol);
+      if (out != n) v = detail::prefix_copy(v, out);
       Matrix m(nrows, ncols);
       if (hyper) {
         detail::hyper_matrix<T> h = detail::hyper_matrix<T>::empty(nrows, ncols);
         h.p.row = std::move(rowlist);
         h.p.ptr = std::move(rowptr);
-        h.p.colidx = std::move(colidx);
+        h.p.colidx = std::move(hcol);
         h.values = std::move(v);
         m.assign_hyper(std::move(h));
       } else {
@@ -197,7 +203,7 @@ class Matrix {
         out_rows.p.nrows = nrows;
         out_rows.p.ncols = ncols;
         out_rows.p.rowptr = std::move(rowptr);
-        out_rows.p.colidx = std::move(colidx);
+        out_rows.p.colidx = std::move(rcol);
         out_rows.values = std::move(v);
         m.assign_rows(std::move(out_rows));
       }
@@ -227,8 +233,18 @@ class Matrix {
       if (static_cast<std::size_t>(rp[nrows]) != n)
         throw invalid_value("tgb: from_csr: rowptr[nrows] = " + std::to_string(rp[nrows]) + " but there are " +
                             std::to_string(n) + " column indices");
-      detail::buffer<index_t> ci(n);
-      for (std::size_t k = 0; k < n; ++k) ci[k] = detail::checked_index(colidx[k], ncols, "column");
+      if (!detail::rows_fit(ncols)) {
+        // Too many columns for a row form: the same entries as triplets
+        // (duplicates are errors here too), stored as the rule picks.
+        detail::buffer<index_t> ri(n), cj(n);
+        for (index_t i = 0; i < nrows; ++i)
+          for (offset_t p = rp[i]; p < rp[i + 1]; ++p) ri[p] = i;
+        for (std::size_t k = 0; k < n; ++k) cj[k] = detail::checked_index(colidx[k], ncols, "column");
+        return from_coo(nrows, ncols, ri, cj, vals, no_duplicates);
+      }
+      detail::buffer<detail::row_col_t> ci(n);
+      for (std::size_t k = 0; k < n; ++k)
+        ci[k] = static_cast<detail::row_col_t>(detail::checked_index(colidx[k], ncols, "column"));
       detail::buffer<offset_t> order;
       detail::sort_csr_rows(nrows, ncols, rp.data(), ci, order);
       detail::csr_matrix<T> r;
@@ -330,7 +346,7 @@ class Matrix {
               auto t = std::make_unique<detail::device_tile_matrix<T>>(detail::cuda::tiles_of(*dev_rows_, current_stream()));
               dev_ = std::move(t);
               dev_rows_.reset();
-            } else if (c == storage_control::rows && dev_ && detail::device_rows_fit(ncols())) {
+            } else if (c == storage_control::rows && dev_ && detail::rows_fit(ncols())) {
               assign_device_rows_as_is(
                   std::make_unique<detail::device_row_matrix<T>>(detail::cuda::rows_of(*dev_, current_stream())));
             }
@@ -356,7 +372,7 @@ class Matrix {
   // Bytes of every array of the stored form (host or device).
   double stored_bytes() const {
     if (dev_) return detail::tile_form_bytes(nrows(), dev_->pat.ntiles, dev_->pat.nnz, sizeof(T));
-    if (dev_rows_) return detail::device_row_form_bytes(nrows(), dev_rows_->nnz, sizeof(T));
+    if (dev_rows_) return detail::row_form_bytes(nrows(), dev_rows_->nnz, sizeof(T));
     if (rows_) return detail::row_form_bytes(nrows(), rows_->p.nnz(), sizeof(T));
     if (hyper_) return detail::hyper_form_bytes(hyper_->p.nvec(), hyper_->p.nnz(), sizeof(T));
     return detail::tile_form_bytes(nrows(), m_.pat.ntiles(), m_.pat.nnz(), sizeof(T));
@@ -376,7 +392,7 @@ class Matrix {
       std::unique_ptr<detail::device_tile_matrix<T>> d;
       std::unique_ptr<detail::device_row_matrix<T>> dr;
       detail::guard_alloc([&] {
-        if (rows_ && detail::device_rows_fit(ncols()) && detail::cuda::device_value_type<T>) {
+        if (rows_ && detail::rows_fit(ncols()) && detail::cuda::device_value_type<T>) {
           dr = std::make_unique<detail::device_row_matrix<T>>(detail::rows_to_device(*rows_, current_stream()));
           return;
         }
@@ -479,10 +495,19 @@ class Matrix {
   // CSR arrays, rows sorted by column (copied from the device if it lives there).
   csr<T> to_csr() const {
     return detail::guard_alloc([&] {
-      if (rows_ || dev_rows_ || hyper_) {
+      if (hyper_) {
+        const detail::hyper_pattern& h = hyper_->p;
+        csr<T> out;
+        out.rowptr.assign(static_cast<std::size_t>(h.nrows) + 1, offset_t(0));
+        for (index_t k = 0; k < h.nvec(); ++k) out.rowptr[h.row[k] + 1] = h.ptr[k + 1] - h.ptr[k];
+        for (index_t i = 0; i < h.nrows; ++i) out.rowptr[i + 1] += out.rowptr[i];
+        out.colidx.assign(h.colidx.begin(), h.colidx.end());
+        out.values.assign(hyper_->values.begin(), hyper_->values.end());
+        return out;
+      }
+      if (rows_ || dev_rows_) {
         detail::csr_matrix<T> copy;
         if (dev_rows_) copy = detail::rows_to_host(*dev_rows_);
-        if (hyper_) copy = detail::rows_of(*hyper_);
         const detail::csr_matrix<T>& r = rows_ ? *rows_ : copy;
         csr<T> out;
         out.rowptr.assign(r.p.rowptr.begin(), r.p.rowptr.end());
@@ -550,7 +575,7 @@ class Matrix {
   // anything changes).
   void assign_device_tiles(std::unique_ptr<detail::device_tile_matrix<T>> d) {
     if constexpr (detail::cuda::device_types<T>) {
-      if (control_ == storage_control::rows && detail::device_rows_fit(ncols())) {
+      if (control_ == storage_control::rows && detail::rows_fit(ncols())) {
         assign_device_rows_as_is(std::make_unique<detail::device_row_matrix<T>>(
             detail::guard_alloc([&] { return detail::cuda::rows_of(*d, current_stream()); })));
         return;
@@ -622,8 +647,8 @@ class Matrix {
   }
   // Where A(i, j) is in the stored form's values (host), if it is stored.
   std::optional<std::size_t> position(index_t i, index_t j) const {
-    auto in_row = [j](const index_t* col, offset_t b, offset_t e) -> std::optional<std::size_t> {
-      const index_t* at = std::lower_bound(col + b, col + e, j);
+    auto in_row = [j](const auto* col, offset_t b, offset_t e) -> std::optional<std::size_t> {
+      const auto* at = std::lower_bound(col + b, col + e, j);
       if (at == col + e || *at != j) return std::nullopt;
       return static_cast<std::size_t>(at - col);
     };
@@ -662,7 +687,7 @@ class Matrix {
     const index_t n = nrows();
     const index_t nvec =
         control_ == storage_control::automatic && detail::hyper_rows(n, 0) ? detail::count_nonempty_rows(p, n / detail::kHyperRatio) : -1;
-    return detail::choose_form(control_, backend::host, n, ntiles, nnz, sizeof(T), nvec);
+    return detail::choose_form(control_, backend::host, n, p.ncols, ntiles, nnz, sizeof(T), nvec);
   }
   // Only the shape, for a matrix stored in rows or hypersparse rows.
   static detail::tile_matrix<T> shape_of(index_t nrows, index_t ncols) {
@@ -701,8 +726,9 @@ class Matrix {
   }
   stored prepare(detail::hyper_matrix<T>&& h) const {
     const bool automatic = control_ == storage_control::automatic;
-    const storage_form f = detail::choose_form(control_, backend::host, h.p.nrows, automatic ? detail::count_tiles(h.p) : 0,
-                                               h.p.nnz(), sizeof(T), h.p.nvec());
+    const storage_form f =
+        detail::choose_form(control_, backend::host, h.p.nrows, h.p.ncols, automatic ? detail::count_tiles(h.p) : 0,
+                            h.p.nnz(), sizeof(T), h.p.nvec());
     stored s;
     if (f == storage_form::tiles) {
       s.tiles = detail::tiles_of(h);

@@ -297,7 +297,7 @@ device_tile_matrix<T> tiles_of(const device_row_matrix<T>& r, stream_t s) {
 
 template <class T>
 device_row_matrix<T> rows_of(const device_tile_matrix<T>& t, stream_t s) {
-  if (!device_rows_fit(t.pat.ncols))
+  if (!rows_fit(t.pat.ncols))
     throw not_implemented("tgb: the device's row form holds at most 2^31 - 2 columns (" + std::to_string(t.pat.ncols) +
                           " asked)");
   device_row_matrix<T> r;

@@ -8,7 +8,7 @@
 namespace tgb::detail {
 
 void sort_triplets(index_t nrows, const index_t* rows, const index_t* cols, std::size_t n, buffer<offset_t>& rowptr,
-                   buffer<index_t>& colidx, buffer<offset_t>& order) {
+                   buffer<row_col_t>& colidx, buffer<offset_t>& order) {
   // Counting sort by row (stable), then each row by (column, position).
   rowptr = buffer<offset_t>(static_cast<std::size_t>(nrows) + 1, offset_t(0));
   for (std::size_t k = 0; k < n; ++k) ++rowptr[rows[k] + 1];
@@ -33,11 +33,11 @@ void sort_triplets(index_t nrows, const index_t* rows, const index_t* cols, std:
       std::stable_sort(order.data() + rowptr[i], order.data() + rowptr[i + 1],
                        [&](offset_t x, offset_t y) { return cols[x] < cols[y]; });
   }
-  colidx = buffer<index_t>(n);
-  for (std::size_t p = 0; p < n; ++p) colidx[p] = cols[order[p]];
+  colidx = buffer<row_col_t>(n);
+  for (std::size_t p = 0; p < n; ++p) colidx[p] = static_cast<row_col_t>(cols[order[p]]);
 }
 
-void sort_csr_rows(index_t nrows, index_t, const offset_t* rowptr, buffer<index_t>& colidx, buffer<offset_t>& order) {
+void sort_csr_rows(index_t nrows, index_t, const offset_t* rowptr, buffer<row_col_t>& colidx, buffer<offset_t>& order) {
   const std::size_t n = colidx.size();
   order = buffer<offset_t>(n);
   std::iota(order.begin(), order.end(), offset_t(0));
@@ -64,7 +64,7 @@ void sort_csr_rows(index_t nrows, index_t, const offset_t* rowptr, buffer<index_
   if (dup)
     throw invalid_value("tgb: from_csr: duplicate entry (" + std::to_string(dup_row) + ", " + std::to_string(dup_col) +
                         ")");
-  buffer<index_t> sorted(n);
+  buffer<row_col_t> sorted(n);
   for (std::size_t p = 0; p < n; ++p) sorted[p] = colidx[order[p]];
   colidx.swap(sorted);
 }

@@ -6,8 +6,18 @@
 #include <numeric>
 
 #include "tgb/detail/hyper_storage.hpp"
+#include "tgb/error.hpp"
 
 namespace tgb::detail {
+
+namespace {
+// The rows of tile row I that hold an entry: the OR of its tiles' row masks.
+void tile_row_masks(const tile_pattern& p, index_t I, row_bits (&any)[tile_dim]) {
+  for (int r = 0; r < tile_dim; ++r) any[r] = 0;
+  for (offset_t t = p.tile_ptr[I]; t < p.tile_ptr[I + 1]; ++t)
+    for (int r = 0; r < tile_dim; ++r) any[r] = row_bits(any[r] | p.row_mask[16 * t + r]);
+}
+}  // namespace
 
 index_t count_nonempty_rows(const csr_pattern& p, index_t limit) {
   index_t n = 0;
@@ -19,9 +29,8 @@ index_t count_nonempty_rows(const tile_pattern& p, index_t limit) {
   index_t n = 0;
   const index_t tm = p.tile_rows();
   for (index_t I = 0; I < tm && n <= limit; ++I) {
-    row_bits any[tile_dim] = {};
-    for (offset_t t = p.tile_ptr[I]; t < p.tile_ptr[I + 1]; ++t)
-      for (int r = 0; r < tile_dim; ++r) any[r] = row_bits(any[r] | p.row_mask[16 * t + r]);
+    row_bits any[tile_dim];
+    tile_row_masks(p, I, any);
     for (int r = 0; r < tile_dim; ++r) n += any[r] != 0;
   }
   return n;
@@ -51,7 +60,7 @@ void sort_triplets_hyper(const index_t* rows, const index_t* cols, std::size_t n
   ptr[nvec] = static_cast<offset_t>(n);
 }
 
-hyper_pattern hyper_of_pattern(csr_pattern&& p) {
+hyper_pattern hyper_of_pattern(csr_pattern&& p, const buffer<index_t>* cmap) {
   hyper_pattern h;
   h.nrows = p.nrows;
   h.ncols = p.ncols;
@@ -64,12 +73,20 @@ hyper_pattern hyper_of_pattern(csr_pattern&& p) {
       h.row[k] = i;
       h.ptr[k++] = p.rowptr[i];
     }
-  h.ptr[nvec] = p.nnz();
-  h.colidx = std::move(p.colidx);
+  const offset_t nz = p.nnz();
+  h.ptr[nvec] = nz;
+  h.colidx = buffer<index_t>(static_cast<std::size_t>(nz));
+  const row_col_t* c = p.colidx.data();
+  if (cmap)
+    for (offset_t e = 0; e < nz; ++e) h.colidx[e] = (*cmap)[static_cast<std::size_t>(c[e])];
+  else
+    for (offset_t e = 0; e < nz; ++e) h.colidx[e] = c[e];
+  p = csr_pattern();
   return h;
 }
 
 csr_pattern rows_of_pattern(hyper_pattern&& h) {
+  check_rows_fit(h.ncols);
   csr_pattern p;
   p.nrows = h.nrows;
   p.ncols = h.ncols;
@@ -79,7 +96,10 @@ csr_pattern rows_of_pattern(hyper_pattern&& h) {
     for (; i <= h.row[k]; ++i) p.rowptr[i] = h.ptr[k];
   }
   for (; i <= h.nrows; ++i) p.rowptr[i] = h.nnz();
-  p.colidx = std::move(h.colidx);
+  const offset_t nz = h.nnz();
+  p.colidx = buffer<row_col_t>(static_cast<std::size_t>(nz));
+  for (offset_t e = 0; e < nz; ++e) p.colidx[e] = static_cast<row_col_t>(h.colidx[e]);
+  h = hyper_pattern();
   return p;
 }
 
@@ -90,9 +110,8 @@ hyper_pattern hyper_of_tiles(const tile_pattern& p, buffer<offset_t>& src) {
   buffer<index_t> first(static_cast<std::size_t>(tm) + 1, index_t(0));
 #pragma omp parallel for schedule(dynamic, 64) if (tm > kParallelRows)
   for (index_t I = 0; I < tm; ++I) {
-    row_bits any[tile_dim] = {};
-    for (offset_t t = p.tile_ptr[I]; t < p.tile_ptr[I + 1]; ++t)
-      for (int r = 0; r < tile_dim; ++r) any[r] = row_bits(any[r] | p.row_mask[16 * t + r]);
+    row_bits any[tile_dim];
+    tile_row_masks(p, I, any);
     index_t n = 0;
     for (int r = 0; r < tile_dim; ++r) n += any[r] != 0;
     first[I + 1] = n;

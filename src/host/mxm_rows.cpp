@@ -2,9 +2,11 @@
 // views of tile patterns, task splitting).
 #include <algorithm>
 #include <cstring>
+#include <string>
 
 #include "tgb/detail/host/mxm_rows.hpp"
 #include "tgb/detail/tile/spgemm.hpp"
+#include "tgb/error.hpp"
 
 namespace tgb::detail::host {
 
@@ -37,7 +39,7 @@ void counts_from_bits(const tile_pattern& p, const row_bits* bits, offset_t* rp)
 
 // CSR rows of the pattern restricted to `bits` (a subset of its row bits).
 // src (the tile-order position of each entry) only where bits are the row bits.
-void fill_from_bits(const tile_pattern& p, const row_bits* bits, const offset_t* rp, index_t* ci, offset_t* src) {
+void fill_from_bits(const tile_pattern& p, const row_bits* bits, const offset_t* rp, row_col_t* ci, offset_t* src) {
   const index_t tm = p.tile_rows();
   const bool own = bits == p.row_mask.data();
 #pragma omp parallel for schedule(dynamic, 64) if (tm > kParallelRows)
@@ -57,12 +59,12 @@ void fill_from_bits(const tile_pattern& p, const row_bits* bits, const offset_t*
           const int q1 = q0 + bitcount16(b);
           for (int q = q0; q < q1; ++q) {
             if (src) src[out[r]] = base + q;
-            ci[out[r]++] = j0 + p.col_idx[base + q];
+            ci[out[r]++] = static_cast<row_col_t>(j0 + p.col_idx[base + q]);
           }
         } else {
           std::uint32_t x = b;
           while (x) {
-            ci[out[r]++] = j0 + tile::lowest_bit(x);
+            ci[out[r]++] = static_cast<row_col_t>(j0 + tile::lowest_bit(x));
             x &= x - 1;
           }
         }
@@ -72,6 +74,7 @@ void fill_from_bits(const tile_pattern& p, const row_bits* bits, const offset_t*
 }
 
 csr_pattern rows_of_bits(const tile_pattern& p, const row_bits* bits, bool want_src) {
+  check_rows_fit(p.ncols);
   csr_pattern c;
   c.nrows = p.nrows;
   c.ncols = p.ncols;
@@ -80,7 +83,7 @@ csr_pattern rows_of_bits(const tile_pattern& p, const row_bits* bits, bool want_
   counts_from_bits(p, bits, rp);
   for (index_t i = 0; i < p.nrows; ++i) rp[i + 1] += rp[i];
   const offset_t nz = rp[p.nrows];
-  c.colidx = buffer<index_t>(static_cast<std::size_t>(nz));
+  c.colidx = buffer<row_col_t>(static_cast<std::size_t>(nz));
   if (want_src) c.src = buffer<offset_t>(static_cast<std::size_t>(nz));
   fill_from_bits(p, bits, rp, c.colidx.data(), want_src ? c.src.data() : nullptr);
   return c;
@@ -141,12 +144,13 @@ csr_pattern csr_of_pattern(const tile_pattern& p, bool transpose, bool want_src)
 
 csr_pattern transpose_rows(const csr_pattern& a, bool want_src) {
   // Counting sort by column: rows of the transpose, sources increasing.
+  check_rows_fit(a.nrows);
   csr_pattern t;
   t.nrows = a.ncols;
   t.ncols = a.nrows;
   t.rowptr = buffer<offset_t>(static_cast<std::size_t>(a.ncols) + 1, offset_t(0));
   const offset_t nz = a.nnz();
-  t.colidx = buffer<index_t>(static_cast<std::size_t>(nz));
+  t.colidx = buffer<row_col_t>(static_cast<std::size_t>(nz));
   if (want_src) t.src = buffer<offset_t>(static_cast<std::size_t>(nz));
   offset_t* tp = t.rowptr.data();
   for (offset_t e = 0; e < nz; ++e) ++tp[a.colidx[e] + 1];
@@ -158,7 +162,7 @@ csr_pattern transpose_rows(const csr_pattern& a, bool want_src) {
   for (index_t i = 0; i < a.nrows; ++i)
     for (offset_t e = a.rowptr[i]; e < a.rowptr[i + 1]; ++e) {
       const offset_t q = next[a.colidx[e]]++;
-      t.colidx[q] = i;
+      t.colidx[q] = static_cast<row_col_t>(i);
       if (want_src) t.src[q] = e;
     }
   return t;

@@ -96,8 +96,8 @@ tile_row_ranges hyper_ranges(const hyper_pattern& h, index_t first, index_t last
 
 // Walks one tile row's sorted rows tile by tile: calls f(J, r,
 // position, local_col) for every entry, in tile order.
-template <class F, class G>
-void walk_tile_row(tile_row_ranges rr, const index_t* colidx, F&& on_entry, G&& on_tile_end) {
+template <class Col, class F, class G>
+void walk_tile_row(tile_row_ranges rr, const Col* colidx, F&& on_entry, G&& on_tile_end) {
   offset_t* cur = rr.cur;
   const offset_t* end = rr.end;
   for (;;) {
@@ -120,8 +120,8 @@ void walk_tile_row(tile_row_ranges rr, const index_t* colidx, F&& on_entry, G&& 
 // Builds a tile pattern from sorted rows given per tile row: `groups` tile
 // rows hold entries, group g is tile row tile_row(g) with rows ranges(g);
 // every other tile row is empty.
-template <class TileRow, class Ranges>
-tile_pattern pattern_from_groups(index_t nrows, index_t ncols, const index_t* colidx, index_t groups,
+template <class Col, class TileRow, class Ranges>
+tile_pattern pattern_from_groups(index_t nrows, index_t ncols, const Col* colidx, index_t groups,
                                  TileRow&& tile_row, Ranges&& ranges, buffer<offset_t>& perm) {
   tile_pattern p = tile_pattern::empty(nrows, ncols);
   const index_t tm = p.tile_rows();
@@ -199,7 +199,7 @@ offset_t count_tiles(const csr_pattern& c) {
   const index_t tcols = tiles_for(c.ncols);
   offset_t total = 0;
   const offset_t* rp = c.rowptr.data();
-  const index_t* ci = c.colidx.data();
+  const row_col_t* ci = c.colidx.data();
   if (tcols > (index_t(1) << 24) || tm >= (index_t(1) << 32)) {
     // Very wide: the 16-row merge (no per-thread marker of the width).
 #pragma omp parallel for schedule(dynamic, 64) reduction(+ : total) if (tm > kParallelRows)
@@ -240,11 +240,23 @@ offset_t count_tiles(const csr_pattern& c) {
   return total;
 }
 
-tile_pattern pattern_from_sorted_csr(index_t nrows, index_t ncols, const offset_t* rowptr, const index_t* colidx,
-                                     buffer<offset_t>& perm) {
+namespace {
+template <class Col>
+tile_pattern pattern_from_sorted_rows(index_t nrows, index_t ncols, const offset_t* rowptr, const Col* colidx,
+                                      buffer<offset_t>& perm) {
   return pattern_from_groups(
       nrows, ncols, colidx, tiles_for(nrows), [](index_t g) { return g; },
       [&](index_t g) { return csr_ranges(nrows, rowptr, g); }, perm);
+}
+}  // namespace
+
+tile_pattern pattern_from_sorted_csr(index_t nrows, index_t ncols, const offset_t* rowptr, const index_t* colidx,
+                                     buffer<offset_t>& perm) {
+  return pattern_from_sorted_rows(nrows, ncols, rowptr, colidx, perm);
+}
+tile_pattern pattern_from_sorted_csr(index_t nrows, index_t ncols, const offset_t* rowptr, const std::int32_t* colidx,
+                                     buffer<offset_t>& perm) {
+  return pattern_from_sorted_rows(nrows, ncols, rowptr, colidx, perm);
 }
 
 tile_pattern pattern_from_hyper(const hyper_pattern& h, buffer<offset_t>& perm) {

@@ -435,11 +435,19 @@ TEST_CASE("Matrix extract and assign on a larger matrix (parallel rows)", "[matr
 
 // ------------------------------------------------------------------- errors
 TEST_CASE("Row_assign costs nothing in proportion to C's width", "[matrix_assign][assign][hand]") {
-  // C is 4 x max_dimension (2^36 columns) with a few entries: a dense line of
-  // C's width would take about 2^36 * 9 bytes, so building one throws
-  // out_of_memory (or takes far too long). Row_assign must work through the
-  // entries and J alone, and equal the 1 x |J| assign it stands for.
-  const index_t n = max_dimension, last = n - 1;
+  // C is 4 x 2^31 - 2 (the widest a row form takes) with a few entries: a
+  // dense line of C's width would take about 2^31 * 9 bytes, so building one
+  // throws out_of_memory (or takes far too long). Row_assign must work
+  // through the entries and J alone, and equal the 1 x |J| assign it stands
+  // for. Wider matrices are refused with a clear error, C unchanged.
+  {
+    const dmap<int> w0{{{1, 5}, 10}, {{2, max_dimension - 1}, 40}};
+    Matrix<int> W = oracle::from_map<int>(4, max_dimension, w0);
+    const auto u = vector_oracle::from_vmap<int>(1, {{0, 1}});
+    REQUIRE_THROWS_AS(assign_row(W, no_mask, no_accum, u, 2, index_list{3}), invalid_value);
+    CHECK(oracle::to_map(W) == w0);
+  }
+  const index_t n = detail::kRowMaxCols, last = n - 1;
   const dmap<int> c0{{{1, 5}, 10}, {{2, 3}, 20}, {{2, 7}, 30}, {{2, last}, 40}, {{3, last - 1}, 50}};
   const auto u = vector_oracle::from_vmap<int>(3, {{0, 1}, {2, 3}});  // u(1) absent
   const Matrix<int> U = oracle::from_map<int>(1, 3, {{{0, 0}, 1}, {{0, 2}, 3}});

@@ -50,14 +50,20 @@ storage_form form_of(int round, int bit) { return kForms[(round + bit) % 3]; }
 
 TEST_CASE("storage rule: the smallest form, the owner's control, tiles on the device", "[storage]") {
   using detail::choose_form;
-  // One entry a tile: rows (16 bytes an entry) beat tiles (69 bytes a tile).
-  CHECK(choose_form(storage_control::automatic, backend::host, 1000, 1000, 1000, 8) == storage_form::rows);
+  // One entry a tile: rows (12 bytes an entry) beat tiles (69 bytes a tile).
+  CHECK(choose_form(storage_control::automatic, backend::host, 1000, 1000, 1000, 1000, 8) == storage_form::rows);
   // 200 entries a tile: tiles (about 9.3 bytes an entry).
-  CHECK(choose_form(storage_control::automatic, backend::host, 1000, 10, 2000, 8) == storage_form::tiles);
-  CHECK(choose_form(storage_control::tiles, backend::host, 1000, 1000, 1000, 8) == storage_form::tiles);
-  CHECK(choose_form(storage_control::rows, backend::host, 1000, 10, 2000, 8) == storage_form::rows);
-  CHECK(choose_form(storage_control::rows, backend::cuda, 1000, 1000, 1000, 8) == storage_form::rows);
-  CHECK(choose_form(storage_control::automatic, backend::cuda, 1000, 1000, 1000, 8) == storage_form::rows);
+  CHECK(choose_form(storage_control::automatic, backend::host, 1000, 1000, 10, 2000, 8) == storage_form::tiles);
+  CHECK(choose_form(storage_control::tiles, backend::host, 1000, 1000, 1000, 1000, 8) == storage_form::tiles);
+  CHECK(choose_form(storage_control::rows, backend::host, 1000, 1000, 10, 2000, 8) == storage_form::rows);
+  CHECK(choose_form(storage_control::rows, backend::cuda, 1000, 1000, 1000, 1000, 8) == storage_form::rows);
+  CHECK(choose_form(storage_control::automatic, backend::cuda, 1000, 1000, 1000, 1000, 8) == storage_form::rows);
+  // Rows have 32-bit columns: a matrix wider than kRowMaxCols is never in rows.
+  const index_t wide = detail::kRowMaxCols + 1;
+  CHECK(detail::rows_fit(detail::kRowMaxCols));
+  CHECK_FALSE(detail::rows_fit(wide));
+  CHECK(choose_form(storage_control::automatic, backend::host, 1000, wide, 1000, 1000, 8) == storage_form::tiles);
+  CHECK(choose_form(storage_control::rows, backend::host, 1000, wide, 10, 2000, 8) == storage_form::tiles);
 
   std::mt19937_64 rng(7);
   const auto sparse = oracle::random_matrix<double>(rng, 2000, 2000, 0.0005);
@@ -267,19 +273,19 @@ TEST_CASE("hypersparse rows: the rule picks them where few rows have entries", "
   using detail::choose_form;
   const index_t n = index_t(1) << 20;
   // 1,000 non-empty rows of 2^20: hypersparse (16 bytes a row, not 8 a row of the matrix).
-  CHECK(choose_form(storage_control::automatic, backend::host, n, 1000, 1000, 8, 1000) == storage_form::hyper);
+  CHECK(choose_form(storage_control::automatic, backend::host, n, n, 1000, 1000, 8, 1000) == storage_form::hyper);
   // Unknown row count, the device, or more than one row in 16: never.
-  CHECK(choose_form(storage_control::automatic, backend::host, n, 1000, 1000, 8) == storage_form::tiles);
-  CHECK(choose_form(storage_control::automatic, backend::cuda, n, 1000, 1000, 8, 1000) == storage_form::tiles);
-  CHECK(choose_form(storage_control::automatic, backend::host, n, n / 4, n / 4, 8, n / 8) == storage_form::rows);
+  CHECK(choose_form(storage_control::automatic, backend::host, n, n, 1000, 1000, 8) == storage_form::tiles);
+  CHECK(choose_form(storage_control::automatic, backend::cuda, n, n, 1000, 1000, 8, 1000) == storage_form::tiles);
+  CHECK(choose_form(storage_control::automatic, backend::host, n, n, n / 4, n / 4, 8, n / 8) == storage_form::rows);
   // Below kHyperMinRows rows, a pointer per row is cheap: never.
-  CHECK(choose_form(storage_control::automatic, backend::host, 4096, 10, 10, 8, 10) != storage_form::hyper);
+  CHECK(choose_form(storage_control::automatic, backend::host, 4096, 4096, 10, 10, 8, 10) != storage_form::hyper);
   // Few rows (one in 16), but made of dense 16x16 tiles: tiles are smaller.
-  CHECK(choose_form(storage_control::automatic, backend::host, n, 65536, 16777216, 8, 65536) == storage_form::tiles);
+  CHECK(choose_form(storage_control::automatic, backend::host, n, n, 65536, 16777216, 8, 65536) == storage_form::tiles);
   // The same rows, sparse: listed rows (the tile form's pointers alone are 512 KB).
-  CHECK(choose_form(storage_control::automatic, backend::host, n, 1600, 25600, 8, 1600) == storage_form::hyper);
-  CHECK(choose_form(storage_control::hyper, backend::host, 100, 1, 1, 8, 1) == storage_form::hyper);
-  CHECK(choose_form(storage_control::hyper, backend::cuda, 100, 1, 1, 8, 1) == storage_form::tiles);
+  CHECK(choose_form(storage_control::automatic, backend::host, n, n, 1600, 25600, 8, 1600) == storage_form::hyper);
+  CHECK(choose_form(storage_control::hyper, backend::host, 100, 100, 1, 1, 8, 1) == storage_form::hyper);
+  CHECK(choose_form(storage_control::hyper, backend::cuda, 100, 100, 1, 1, 8, 1) == storage_form::tiles);
 
   // Built from triplets: few triplets take the sort without a row array.
   std::mt19937_64 rng(5);
@@ -465,4 +471,71 @@ TEST_CASE("hypersparse rows: a 10^9-row graph in memory that follows its entries
   Matrix<float> E(max_dimension, max_dimension);
   CHECK(E.nvals() == 0);
   CHECK(E.form() == storage_form::hyper);
+}
+
+TEST_CASE("rows have 32-bit columns: wider matrices take tiles or hypersparse rows in every operation",
+          "[storage][hyper][wide]") {
+  // Past kRowMaxCols columns no matrix or operation view is in rows: the rule
+  // stores tiles (or hypersparse rows), mxm takes the tile methods, and the
+  // hypersparse product renumbers B's columns to the ones it has.
+  const index_t n = index_t(1) << 34, big = n - 1, mid = (index_t(1) << 31) + 17;
+  REQUIRE_FALSE(detail::rows_fit(n));
+  limited_resource budget(std::size_t(1) << 20);
+  struct restore {
+    std::pmr::memory_resource* prev;
+    ~restore() { set_host_memory_resource(prev); }
+  } guard{set_host_memory_resource(&budget)};
+  // A chain through ids past 2^31 and 2^33, squared: hypersparse in, out.
+  const std::vector<index_t> r{0, big, 7, 3, mid}, c{big, mid, 3, 7, 5};
+  const std::vector<double> v{2, 3, 5, 7, 11};
+  const auto G = Matrix<double>::from_coo(n, n, r, c, v, plus{});
+  CHECK(G.form() == storage_form::hyper);
+  Matrix<double> G2(n, n);
+  mxm(G2, no_mask, no_accum, plus_times, G, G);
+  CHECK(G2.form() == storage_form::hyper);
+  CHECK(oracle::to_map(G2) ==
+        oracle::dmap<double>{{{0, mid}, 6.0}, {{big, 5}, 33.0}, {{3, 3}, 35.0}, {{7, 7}, 35.0}});
+  mxm(G2, no_mask, plus{}, plus_times, G, G);
+  CHECK(oracle::to_map(G2) ==
+        oracle::dmap<double>{{{0, mid}, 12.0}, {{big, 5}, 66.0}, {{3, 3}, 70.0}, {{7, 7}, 70.0}});
+  set_host_memory_resource(guard.prev);
+
+  // A short wide matrix: from_csr and from_coo store tiles, never rows.
+  const std::vector<offset_t> rp{0, 2, 2, 3};
+  const std::vector<index_t> ci{mid, 4, big};
+  const std::vector<double> cv{1.5, 2.5, 4.0};
+  auto W = Matrix<double>::from_csr(3, n, rp, ci, cv);
+  CHECK(W.form() == storage_form::tiles);
+  CHECK(W.get(0, 4) == 2.5);
+  CHECK(W.get(0, mid) == 1.5);
+  CHECK(W.get(2, big) == 4.0);
+  const csr<double> back = W.to_csr();
+  CHECK(back.rowptr == std::vector<offset_t>{0, 2, 2, 3});
+  CHECK(back.colidx == std::vector<index_t>{4, mid, big});
+  W.set_storage(storage_control::rows);  // no row form of this width: tiles
+  CHECK(W.form() == storage_form::tiles);
+  REQUIRE_THROWS_AS(Matrix<double>::from_csr(3, n, std::vector<offset_t>{0, 2, 2, 2}, std::vector<index_t>{mid, mid},
+                                              std::vector<double>{1, 2}),
+                    invalid_value);
+
+  // K (3 x 3) times W: a product as wide as W, unmasked and masked (the
+  // row methods would need 32-bit columns: the tile methods run).
+  const auto K = Matrix<double>::from_coo(3, 3, std::vector<index_t>{0, 1, 2}, std::vector<index_t>{0, 0, 2},
+                                          std::vector<double>{1, 10, 100}, plus{});
+  Matrix<double> P(3, n);
+  mxm(P, no_mask, no_accum, plus_times, K, W);
+  const oracle::dmap<double> want{{{0, 4}, 2.5},   {{0, mid}, 1.5},  {{1, 4}, 25.0},
+                                  {{1, mid}, 15.0}, {{2, big}, 400.0}};
+  CHECK(oracle::to_map(P) == want);
+  const auto M = Matrix<bool>::from_coo(3, n, std::vector<index_t>{1, 2, 2}, std::vector<index_t>{mid, big, 4},
+                                        std::vector<bool>{true, true, true}, lor{});
+  using detail::mxm_method;
+  for (const auto method : {mxm_method::automatic, mxm_method::row_dot, mxm_method::row_saxpy}) {
+    INFO(static_cast<int>(method));
+    detail::mxm_policy pol;
+    pol.method = method;
+    Matrix<double> Q(3, n);
+    detail::mxm_host(Q, structure(M), no_accum, plus_times, K, W, descriptor{}, pol);
+    CHECK(oracle::to_map(Q) == oracle::dmap<double>{{{1, mid}, 15.0}, {{2, big}, 400.0}});
+  }
 }

@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 
 #include "tgb/detail/row_storage.hpp"
@@ -98,7 +99,7 @@ struct device_tile_matrix {
 
 // A matrix in row form on the device (docs/tile-format.md, "Two forms"):
 // CSR with each row's columns increasing, 32-bit column indices (the form
-// is used only where ncols fits them: device_rows_fit).
+// is used only where ncols fits them: rows_fit).
 template <class T>
 struct device_row_matrix {
   index_t nrows = 0, ncols = 0;
@@ -107,7 +108,6 @@ struct device_row_matrix {
   device_buffer<std::int32_t> col;     // nnz
   device_buffer<T> values;             // nnz
 };
-inline bool device_rows_fit(index_t ncols) { return ncols <= index_t(0x7FFFFFFE); }
 
 template <class T>
 device_row_matrix<T> clone(const device_row_matrix<T>& d, stream_t s) {
@@ -121,10 +121,6 @@ device_row_matrix<T> clone(const device_row_matrix<T>& d, stream_t s) {
   return c;
 }
 
-inline double device_row_form_bytes(index_t nrows, offset_t nnz, std::size_t value_bytes) {
-  return double(sizeof(offset_t)) * double(nrows + 1) + double(nnz) * double(sizeof(std::int32_t) + value_bytes);
-}
-
 // The host's row form of a device one (waits for the copies).
 template <class T>
 csr_matrix<T> rows_to_host(const device_row_matrix<T>& d) {
@@ -132,14 +128,13 @@ csr_matrix<T> rows_to_host(const device_row_matrix<T>& d) {
   h.p.nrows = d.nrows;
   h.p.ncols = d.ncols;
   h.p.rowptr = d.row_ptr.to_host();
-  const buffer<std::int32_t> col = d.col.to_host();
-  h.p.colidx = buffer<index_t>(col.size());
-  for (std::size_t e = 0; e < col.size(); ++e) h.p.colidx[e] = col[e];
+  static_assert(std::is_same_v<row_col_t, std::int32_t>, "host and device rows share their column type");
+  h.p.colidx = d.col.to_host();
   h.values = d.values.to_host();
   return h;
 }
 
-// A host row form on the device (its columns must fit 32 bits: device_rows_fit).
+// A host row form on the device (the same 32-bit columns).
 template <class T>
 device_row_matrix<T> rows_to_device(const csr_matrix<T>& h, stream_t s) {
   device_row_matrix<T> d;
@@ -147,9 +142,7 @@ device_row_matrix<T> rows_to_device(const csr_matrix<T>& h, stream_t s) {
   d.ncols = h.p.ncols;
   d.nnz = h.p.nnz();
   d.row_ptr = device_buffer<offset_t>::from_host(h.p.rowptr.data(), h.p.rowptr.size(), s);
-  buffer<std::int32_t> col(std::size_t(d.nnz));
-  for (std::size_t e = 0; e < col.size(); ++e) col[e] = std::int32_t(h.p.colidx[e]);
-  d.col = device_buffer<std::int32_t>::from_host(col.data(), col.size(), s);
+  d.col = device_buffer<std::int32_t>::from_host(h.p.colidx.data(), std::size_t(d.nnz), s);
   d.values = device_buffer<T>::from_host(h.values.data(), std::size_t(d.nnz), s);
   return d;
 }

@@ -60,8 +60,10 @@ void sort_triplets_hyper(const index_t* rows, const index_t* cols, std::size_t n
                          buffer<offset_t>& ptr, buffer<index_t>& colidx, buffer<offset_t>& order);
 
 // Conversions of the patterns (values keep their order between rows and
-// hypersparse rows; to and from tiles, perm/src map the entries).
-hyper_pattern hyper_of_pattern(csr_pattern&& p);
+// hypersparse rows; to and from tiles, perm/src map the entries). cmap, where
+// given, maps the rows' columns to the hypersparse ones (column c becomes
+// cmap[c]); rows_of_pattern needs columns that fit a row form (rows_fit).
+hyper_pattern hyper_of_pattern(csr_pattern&& p, const buffer<index_t>* cmap = nullptr);
 csr_pattern rows_of_pattern(hyper_pattern&& h);
 // src[e]: the tile-order position of hypersparse entry e.
 hyper_pattern hyper_of_tiles(const tile_pattern& p, buffer<offset_t>& src);
@@ -69,9 +71,9 @@ hyper_pattern hyper_of_tiles(const tile_pattern& p, buffer<offset_t>& src);
 tile_pattern pattern_from_hyper(const hyper_pattern& h, buffer<offset_t>& perm);
 
 template <class T>
-hyper_matrix<T> hyper_of(csr_matrix<T>&& r) {
+hyper_matrix<T> hyper_of(csr_matrix<T>&& r, const buffer<index_t>* cmap = nullptr) {
   hyper_matrix<T> h;
-  h.p = hyper_of_pattern(std::move(r.p));
+  h.p = hyper_of_pattern(std::move(r.p), cmap);
   h.values = std::move(r.values);
   return h;
 }

@@ -3,22 +3,27 @@
 // one rule that picks a matrix's form. docs/tile-format.md, "Two forms".
 //
 //   rowptr[nrows + 1]   first entry of each row
-//   colidx[nnz]         column of each entry, increasing within a row
+//   colidx[nnz]         column of each entry, increasing within a row (32 bits:
+//                       a row form has at most kRowMaxCols columns, rows_fit)
 //   values[nnz]
 //
 // A matrix is stored in one form at a time, on the host or on the device.
 // Operations that work on tiles read a row-form matrix through a tile copy
 // made for the operation (detail::tile_view, detail::device_tile_view); the
 // row methods of mxm (row saxpy, row dot) and the exports read the rows
-// themselves. On the device, rows have 32-bit columns (device_row_matrix).
+// themselves. On the device, rows have the same 32-bit columns
+// (device_row_matrix), so a move between host and device copies them as they are.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
+#include <string>
 
 #include "tgb/config.hpp"
 #include "tgb/detail/buffer.hpp"
 #include "tgb/detail/tile_storage.hpp"
+#include "tgb/error.hpp"
 
 namespace tgb {
 
@@ -37,13 +42,28 @@ inline const char* storage_form_name(storage_form f) {
 
 namespace detail {
 
+// A row form's column index: 32 bits, as CSR's in cuSPARSE, so an entry costs
+// 4 bytes of index (hypersparse rows keep 64-bit columns: they serve any
+// dimension). A matrix, or an operation's view of one, is in rows only where
+// its columns fit (rows_fit); wider ones stay in tiles or hypersparse rows.
+using row_col_t = std::int32_t;
+inline constexpr index_t kRowMaxCols = index_t(std::numeric_limits<row_col_t>::max()) - 1;
+inline bool rows_fit(index_t ncols) { return ncols <= kRowMaxCols; }
+// Refuses a row form or view of ncols columns that do not fit (the callers'
+// choices avoid them; an operation that has no other way reports it).
+inline void check_rows_fit(index_t ncols) {
+  if (!rows_fit(ncols))
+    throw invalid_value("tgb: this operation works on rows of at most " + std::to_string(kRowMaxCols) +
+                        " columns; the matrix has " + std::to_string(ncols));
+}
+
 // Scalar CSR of a pattern (or of its transpose): rows sorted by column; src[e]
 // is the tile-order position of entry e when asked for (empty otherwise, and
 // always empty in a stored row form).
 struct csr_pattern {
   index_t nrows = 0, ncols = 0;
   buffer<offset_t> rowptr;
-  buffer<index_t> colidx;
+  buffer<row_col_t> colidx;
   buffer<offset_t> src;
   offset_t nnz() const { return rowptr.size() ? rowptr[static_cast<std::size_t>(nrows)] : 0; }
   offset_t row_len(index_t i) const { return rowptr[i + 1] - rowptr[i]; }
@@ -90,7 +110,7 @@ inline double tile_form_bytes(index_t nrows, offset_t ntiles, offset_t nnz, std:
          double(sizeof(offset_t)) + double(nnz) * double(1 + value_bytes);
 }
 inline double row_form_bytes(index_t nrows, offset_t nnz, std::size_t value_bytes) {
-  return double(sizeof(offset_t)) * double(nrows + 1) + double(nnz) * double(sizeof(index_t) + value_bytes);
+  return double(sizeof(offset_t)) * double(nrows + 1) + double(nnz) * double(sizeof(row_col_t) + value_bytes);
 }
 
 // nvec: the non-empty rows.
@@ -114,25 +134,27 @@ inline bool hyper_rows(index_t nrows, index_t nvec) {
 // conversion, every operation's output, a move between host and device): the
 // owner's control where it names a form; otherwise the smallest form, tiles
 // on a tie, and hypersparse rows only on the host where hyper_rows holds
-// (nvec: the non-empty rows, -1 where unknown). A move between host and
-// device keeps the form (rows need ncols < 2^31 - 1 on the device; past that,
-// tiles; hypersparse rows go as tiles).
-inline storage_form choose_form(storage_control control, backend where, index_t nrows, offset_t ntiles, offset_t nnz,
-                                std::size_t value_bytes, index_t nvec = -1) {
-  if (control == storage_control::rows) return storage_form::rows;
+// (nvec: the non-empty rows, -1 where unknown). Rows only where the columns
+// fit 32 bits (rows_fit; past that, tiles, whatever the control). A move
+// between host and device keeps the form (hypersparse rows go as tiles).
+inline storage_form choose_form(storage_control control, backend where, index_t nrows, index_t ncols, offset_t ntiles,
+                                offset_t nnz, std::size_t value_bytes, index_t nvec = -1) {
+  if (control == storage_control::rows) return rows_fit(ncols) ? storage_form::rows : storage_form::tiles;
   if (control == storage_control::tiles) return storage_form::tiles;
   if (control == storage_control::hyper) return where == backend::host ? storage_form::hyper : storage_form::tiles;
   const double rb = row_form_bytes(nrows, nnz, value_bytes), tb = tile_form_bytes(nrows, ntiles, nnz, value_bytes);
   if (where == backend::host && hyper_rows(nrows, nvec) && hyper_form_bytes(nvec, nnz, value_bytes) < std::min(rb, tb))
     return storage_form::hyper;
-  return rb < tb ? storage_form::rows : storage_form::tiles;
+  return rb < tb && rows_fit(ncols) ? storage_form::rows : storage_form::tiles;
 }
 
 // Non-empty 16x16 tiles of a CSR pattern with sorted rows: the rule's input
 // for a matrix built or computed in row form.
 offset_t count_tiles(const csr_pattern& p);
 
-// The CSR of a tile pattern, or of its transpose (src: see csr_pattern).
+// The CSR of a tile pattern, or of its transpose (src: see csr_pattern); the
+// result's columns must fit (rows_fit: throws invalid_value otherwise, which
+// the callers' choices never let happen).
 csr_pattern csr_of_pattern(const tile_pattern& p, bool transpose, bool want_src);
 // The transpose of a row form's pattern; src[e] = the entry of `a` at e.
 csr_pattern transpose_rows(const csr_pattern& a, bool want_src);

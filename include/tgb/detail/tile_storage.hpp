@@ -94,9 +94,12 @@ void check_dimensions(index_t nrows, index_t ncols);
 
 // Builds the pattern from CSR arrays whose rows are sorted by column and free
 // of duplicates (callers validate). perm[e] is the CSR position of the e-th
-// entry in tile order, so values can be gathered by any type.
+// entry in tile order, so values can be gathered by any type. Columns of 64
+// bits, or of a row form's 32 (row_col_t).
 tile_pattern pattern_from_sorted_csr(index_t nrows, index_t ncols, const offset_t* rowptr,
                                      const index_t* colidx, buffer<offset_t>& perm);
+tile_pattern pattern_from_sorted_csr(index_t nrows, index_t ncols, const offset_t* rowptr,
+                                     const std::int32_t* colidx, buffer<offset_t>& perm);
 
 // Fills the level-2 arrays (row_ptr, col_idx) of tiles whose row masks are
 // set, given tile_offset. Used by every operation that produces bits first.

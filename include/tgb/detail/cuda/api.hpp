@@ -83,7 +83,7 @@ device_result<TC> mxm(device_operand<TC> C, const mask_arg& M, int accum_code, b
                       device_operand<TA> A, device_operand<TB> B, const mxm_request& how, stream_t stream);
 
 // Conversions between the two device forms (rows need ncols to fit 32 bits:
-// device_rows_fit).
+// rows_fit).
 template <class T>
 device_tile_matrix<T> tiles_of(const device_row_matrix<T>& r, stream_t s);
 template <class T>

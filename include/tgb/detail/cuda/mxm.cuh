@@ -388,7 +388,7 @@ mxm_method device_method(const mask_arg& M, const device_operand<TA>& A, const d
   const auto rows_by_rule = [](const auto& op) {
     if (op.rows) return true;
     const device_pattern& p = op.tiles->pat;
-    return choose_form(storage_control::automatic, backend::host, p.nrows, p.ntiles, p.nnz,
+    return choose_form(storage_control::automatic, backend::host, p.nrows, p.ncols, p.ntiles, p.nnz,
                        sizeof(*op.tiles->values.data())) == storage_form::rows;
   };
   w.row_operand = rows_by_rule(A) || rows_by_rule(B);
@@ -461,8 +461,8 @@ template <class TC, class TA, class TB, class Semiring>
 device_result<TC> mxm(device_operand<TC> C, const mask_arg& M_in, int accum_code, bool replace, const Semiring& sr,
                       device_operand<TA> A, device_operand<TB> B, const mxm_request& how, stream_t s) {
   phase(s, "mxm start");
-  const bool fits = rows::value_fits<TC> && device_rows_fit(how.transpose_a ? A.nrows() : A.ncols()) &&
-                    device_rows_fit(how.transpose_b ? B.nrows() : B.ncols());
+  const bool fits = rows::value_fits<TC> && rows_fit(how.transpose_a ? A.nrows() : A.ncols()) &&
+                    rows_fit(how.transpose_b ? B.nrows() : B.ncols());
   // A mask in rows: the row dot reads it as it is (the rule deciding on the
   // rows of op(A) and op(B)'); every other method reads it as tiles.
   if (M_in.in_rows() && !M_in.complement && fits) {

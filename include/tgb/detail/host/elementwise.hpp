@@ -148,9 +148,9 @@ hyper_matrix<TC> apply(const hyper_matrix<TA>& A, const F& f) {
 // The entries of nvec listed rows (row k is row_id(k), its entries
 // ptr[k]..ptr[k+1]) that pred(a, i, j, thunk) keeps: out_ptr, out_col and
 // out_val in the same row order.
-template <class TC, class TA, class RowId, class Pred, class Y>
-void select_listed(index_t nvec, const offset_t* ptr, const index_t* col, const TA* val, RowId&& row_id,
-                   const Pred& pred, const Y& thunk, buffer<offset_t>& out_ptr, buffer<index_t>& out_col,
+template <class TC, class Col, class TA, class RowId, class Pred, class Y>
+void select_listed(index_t nvec, const offset_t* ptr, const Col* col, const TA* val, RowId&& row_id,
+                   const Pred& pred, const Y& thunk, buffer<offset_t>& out_ptr, buffer<Col>& out_col,
                    buffer<TC>& out_val) {
   out_ptr = buffer<offset_t>(static_cast<std::size_t>(nvec) + 1);
   out_ptr[0] = 0;
@@ -159,18 +159,18 @@ void select_listed(index_t nvec, const offset_t* ptr, const index_t* col, const 
   for (index_t k = 0; k < nvec; ++k) {
     offset_t n = 0;
     const index_t i = row_id(k);
-    for (offset_t p = ptr[k]; p < ptr[k + 1]; ++p) n += pred(val[p], i, col[p], thunk) ? 1 : 0;
+    for (offset_t p = ptr[k]; p < ptr[k + 1]; ++p) n += pred(val[p], i, index_t(col[p]), thunk) ? 1 : 0;
     out_ptr[k + 1] = n;
   }
   for (index_t k = 0; k < nvec; ++k) out_ptr[k + 1] += out_ptr[k];
-  out_col = buffer<index_t>(static_cast<std::size_t>(out_ptr[nvec]));
+  out_col = buffer<Col>(static_cast<std::size_t>(out_ptr[nvec]));
   out_val = buffer<TC>(static_cast<std::size_t>(out_ptr[nvec]));
 #pragma omp parallel for schedule(static, 1024) if (par)
   for (index_t k = 0; k < nvec; ++k) {
     offset_t o = out_ptr[k];
     const index_t i = row_id(k);
     for (offset_t p = ptr[k]; p < ptr[k + 1]; ++p)
-      if (pred(val[p], i, col[p], thunk)) {
+      if (pred(val[p], i, index_t(col[p]), thunk)) {
         out_col[o] = col[p];
         out_val[o++] = cast<TC>(val[p]);
       }

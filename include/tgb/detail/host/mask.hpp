@@ -119,7 +119,7 @@ host_mask make_mask(const mask_view<Matrix<T>>& v, index_t nrows, index_t ncols,
     } else {
       csr_pattern& o = h.owned_rows;
       o = csr_pattern::empty(r->p.nrows, r->p.ncols);
-      o.colidx = buffer<index_t>(static_cast<std::size_t>(r->p.nnz()));
+      o.colidx = buffer<row_col_t>(static_cast<std::size_t>(r->p.nnz()));
       offset_t n = 0;
       for (index_t i = 0; i < r->p.nrows; ++i) {
         for (offset_t e = r->p.rowptr[i]; e < r->p.rowptr[i + 1]; ++e)

@@ -156,6 +156,7 @@ class rows_view {
 // pattern only (emit's value is ignored).
 template <class T, class Row>
 csr_matrix<T> build_rows(index_t nrows, index_t ncols, bool with_values, bool may_reorder, const Row& row) {
+  check_rows_fit(ncols);
   csr_matrix<T> out;
   out.p = csr_pattern::empty(nrows, ncols);
   offset_t* ptr = out.p.rowptr.data();
@@ -166,15 +167,15 @@ csr_matrix<T> build_rows(index_t nrows, index_t ncols, bool with_values, bool ma
     ptr[r + 1] = n;
   }
   for (index_t r = 0; r < nrows; ++r) ptr[r + 1] += ptr[r];
-  out.p.colidx = buffer<index_t>(static_cast<std::size_t>(ptr[nrows]));
+  out.p.colidx = buffer<row_col_t>(static_cast<std::size_t>(ptr[nrows]));
   if (with_values) out.values = buffer<T>(static_cast<std::size_t>(ptr[nrows]));
-  index_t* col = out.p.colidx.data();
+  row_col_t* col = out.p.colidx.data();
   T* val = out.values.data();
 #pragma omp parallel for schedule(dynamic, 256) if (nrows > kParallelTiles)
   for (index_t r = 0; r < nrows; ++r) {
     offset_t at = ptr[r];
     row(r, [&](index_t c, const T& v) {
-      col[at] = c;
+      col[at] = static_cast<row_col_t>(c);
       if (with_values) val[at] = v;
       ++at;
     });
@@ -188,7 +189,7 @@ csr_matrix<T> build_rows(index_t nrows, index_t ncols, bool with_values, bool ma
   const int nthreads = nrows > kParallelTiles ? max_threads() : 1;
   const std::size_t room = static_cast<std::size_t>(longest) * static_cast<std::size_t>(nthreads);
   buffer<offset_t> perm(room);
-  buffer<index_t> scol(room);
+  buffer<row_col_t> scol(room);
   buffer<T> sval(with_values ? room : 0);
 #pragma omp parallel for schedule(dynamic, 256) num_threads(nthreads) if (nthreads > 1)
   for (index_t r = 0; r < nrows; ++r) {
@@ -214,14 +215,14 @@ csr_matrix<T> build_rows(index_t nrows, index_t ncols, bool with_values, bool ma
 // T(k, l) = a(I[k], J[l]), cast to TC (|I| x |J|; repeats allowed in both).
 template <class TC, class TA>
 csr_matrix<TC> extract_rows(const csr_matrix<TA>& a, const index_map& I, const index_map& J) {
-  const index_t* acol = a.p.colidx.data();
+  const row_col_t* acol = a.p.colidx.data();
   const TA* aval = a.values.data();
   return build_rows<TC>(I.size(), J.size(), true, !J.increasing(), [&](index_t k, auto&& emit) {
     const index_t r = I[k];
     const offset_t b = a.p.rowptr[r], e = a.p.rowptr[r + 1];
     if (J.size() < e - b) {  // probe the row at J's indices: output in order
       for (index_t l = 0; l < J.size(); ++l) {
-        const index_t* at = std::lower_bound(acol + b, acol + e, J[l]);
+        const row_col_t* at = std::lower_bound(acol + b, acol + e, J[l]);
         if (at != acol + e && *at == J[l]) emit(l, cast<TC>(aval[at - acol]));
       }
     } else {  // walk the row through J's inverse
@@ -237,7 +238,7 @@ csr_matrix<TC> extract_rows(const csr_matrix<TA>& a, const index_map& I, const i
 template <class TO, class TA, class Keep>
 csr_matrix<TO> relabel_columns(const csr_matrix<TA>& a, const index_map& J, index_t ncols, bool with_values,
                                const Keep& keep) {
-  const index_t* acol = a.p.colidx.data();
+  const row_col_t* acol = a.p.colidx.data();
   const TA* aval = a.values.data();
   return build_rows<TO>(a.p.nrows, ncols, with_values, !J.increasing(), [&](index_t k, auto&& emit) {
     for (offset_t q = a.p.rowptr[k]; q < a.p.rowptr[k + 1]; ++q)
@@ -275,7 +276,7 @@ csr_matrix<TC> assign_region(const csr_matrix<TC>& c, const index_map& I, const 
                              const assign_source<TC>& src, const Accum& accum, const region_mask& mask, bool replace) {
   constexpr bool has_accum = !std::is_same_v<Accum, no_accum_t>;
   constexpr index_t none = std::numeric_limits<index_t>::max();
-  const index_t* ccol = c.p.colidx.data();
+  const row_col_t* ccol = c.p.colidx.data();
   const TC* cval = c.values.data();
   return build_rows<TC>(c.p.nrows, c.p.ncols, true, false, [&](index_t r, auto&& emit) {
     const offset_t p0 = c.p.rowptr[r], p1 = c.p.rowptr[r + 1];
@@ -284,7 +285,8 @@ csr_matrix<TC> assign_region(const csr_matrix<TC>& c, const index_map& I, const 
       for (offset_t p = p0; p < p1; ++p) emit(ccol[p], cval[p]);
       return;
     }
-    const index_t* scol;
+    const row_col_t* scol = nullptr;  // the source's columns: a row's, or the scalar's list
+    const index_t* lcol = nullptr;
     const TC* sval = nullptr;
     offset_t slen;
     if (src.rows) {
@@ -293,11 +295,11 @@ csr_matrix<TC> assign_region(const csr_matrix<TC>& c, const index_map& I, const 
       sval = src.rows->values.data() + b;
       slen = src.rows->p.rowptr[k + 1] - b;
     } else {
-      scol = src.cols->data();
+      lcol = src.cols->data();
       slen = static_cast<offset_t>(src.cols->size());
     }
     // The mask's row, walked along as the columns increase.
-    const index_t* mcol = nullptr;
+    const row_col_t* mcol = nullptr;
     offset_t mq = 0, me = 0;
     if (mask.rows) {
       mcol = mask.rows->colidx.data();
@@ -311,7 +313,7 @@ csr_matrix<TC> assign_region(const csr_matrix<TC>& c, const index_map& I, const 
     };
     offset_t p = p0, q = 0;
     while (p < p1 || q < slen) {
-      const index_t cc = p < p1 ? ccol[p] : none, sc = q < slen ? scol[q] : none;
+      const index_t cc = p < p1 ? index_t(ccol[p]) : none, sc = q < slen ? (scol ? index_t(scol[q]) : lcol[q]) : none;
       if (cc < sc) {  // C alone: kept outside the region; inside, Z keeps it only with accum
         const bool keep = !J.contains(cc) ? !(mask.whole_rows && replace) || admits(cc)
                                           : (admits(cc) ? has_accum : !replace);
@@ -351,7 +353,7 @@ csr_matrix<TC> row_source(const vector_bitmap<TU>& u, const index_map& J, index_
 template <class TC, class Admits>
 csr_matrix<bool> row_mask(const csr_matrix<TC>& c, index_t i, const index_map& J, const Admits& admits) {
   const std::vector<index_t> js = J.distinct();
-  const index_t* ccol = c.p.colidx.data();
+  const row_col_t* ccol = c.p.colidx.data();
   const offset_t b = c.p.rowptr[i], e = c.p.rowptr[i + 1];
   return build_rows<bool>(1, c.p.ncols, false, false, [&](index_t, auto&& emit) {
     offset_t p = b;
@@ -371,11 +373,11 @@ csr_matrix<bool> row_mask(const csr_matrix<TC>& c, index_t i, const index_map& J
 template <class TC>
 vector_bitmap<TC> col_vector(const csr_matrix<TC>& c, index_t j) {
   vector_bitmap<TC> w(c.p.nrows);
-  const index_t* col = c.p.colidx.data();
+  const row_col_t* col = c.p.colidx.data();
   for (index_t r = 0; r < c.p.nrows; ++r) {
-    const index_t* b = col + c.p.rowptr[r];
-    const index_t* e = col + c.p.rowptr[r + 1];
-    const index_t* at = std::lower_bound(b, e, j);
+    const row_col_t* b = col + c.p.rowptr[r];
+    const row_col_t* e = col + c.p.rowptr[r + 1];
+    const row_col_t* at = std::lower_bound(b, e, j);
     if (at == e || *at != j) continue;
     w.values[r] = c.values[at - col];
     w.present[r] = 1;

@@ -226,23 +226,20 @@ const csr_matrix<T>* rows_for(const MX& X, bool transpose, bool values, csr_matr
   return &owned;
 }
 
-// The listed rows of a hypersparse matrix as a CSR of those rows alone.
-template <class T>
-csr_matrix<T> listed_rows_of(const hyper_matrix<T>& h) {
-  csr_matrix<T> r;
-  r.p.nrows = h.p.nvec();
-  r.p.ncols = h.p.ncols;
-  r.p.rowptr = h.p.ptr;
-  r.p.colidx = h.p.colidx;
-  r.values = h.values;
-  return r;
-}
-
 // C = A*B, unmasked, where A or B is stored in hypersparse rows: row saxpy
 // over A's listed rows only, with A's columns looked up among B's listed
 // rows (entries whose row of B is empty make no products and are dropped),
-// so time and memory follow the entries, not the dimensions. C comes back in
-// hypersparse rows where A is, else in rows.
+// and B's columns, where they do not fit a row form's 32 bits, renumbered to
+// the distinct columns B has; so time and memory follow the entries, not the
+// dimensions. C comes back in hypersparse rows where A is, else in rows.
+// The row views it makes must fit 32-bit columns (hyper_saxpy_fits: B's
+// rows unless B is hypersparse, A's unless both are); the caller takes
+// another method otherwise.
+template <class MA, class MB>
+bool hyper_saxpy_fits(const MA& A, const MB& B) {
+  const bool ha = A.hyper_form() != nullptr, hb = B.hyper_form() != nullptr;
+  return (hb || rows_fit(B.ncols())) && ((ha && hb) || rows_fit(A.ncols()));
+}
 template <class TC, class MA, class MB, class Semiring>
 host_product<TC> mxm_hyper_saxpy(const MA& A, const MB& B, const Semiring& s, const mxm_policy& policy) {
   using TA = typename MA::value_type;
@@ -250,49 +247,83 @@ host_product<TC> mxm_hyper_saxpy(const MA& A, const MB& B, const Semiring& s, co
   constexpr bool vals = reads_values<Semiring>::value;
   const hyper_matrix<TA>* ha = A.hyper_form();
   const hyper_matrix<TB>* hb = B.hyper_form();
-  // op(A)'s rows: the listed ones, or all of them (its row form or a view).
-  csr_matrix<TA> a_owned;
-  const csr_matrix<TA>* a = ha ? &(a_owned = listed_rows_of(*ha)) : rows_for(A, false, vals, a_owned);
+  // B's columns as C will have them: B's own, or their ranks among B's
+  // distinct columns (cmap) where B is too wide for a row form.
+  buffer<index_t> cmap;
   csr_matrix<TB> b_owned;
-  const csr_matrix<TB>* b = hb ? &(b_owned = listed_rows_of(*hb)) : rows_for(B, false, vals, b_owned);
-  csr_matrix<TA> a_mapped;
+  const csr_matrix<TB>* b = nullptr;
   if (hb) {
-    // A's columns renumbered to B's listed rows.
-    const index_t* brow = hb->p.row.data();
-    const index_t nb = hb->p.nvec();
-    a_mapped.p.nrows = a->p.nrows;
-    a_mapped.p.ncols = nb;
-    buffer<offset_t> rp(static_cast<std::size_t>(a->p.nrows) + 1);
-    buffer<index_t> ci(static_cast<std::size_t>(a->p.nnz()));
-    buffer<TA> av(vals ? static_cast<std::size_t>(a->p.nnz()) : 0);
-    offset_t n = 0;
-    rp[0] = 0;
-    for (index_t i = 0; i < a->p.nrows; ++i) {
-      for (offset_t p = a->p.rowptr[i]; p < a->p.rowptr[i + 1]; ++p) {
-        const index_t* at = std::lower_bound(brow, brow + nb, a->p.colidx[p]);
-        if (at == brow + nb || *at != a->p.colidx[p]) continue;
-        ci[n] = static_cast<index_t>(at - brow);
-        if (vals) av[n] = a->values[p];
-        ++n;
-      }
-      rp[i + 1] = n;
+    const offset_t bz = hb->p.nnz();
+    const index_t* hc = hb->p.colidx.data();
+    b_owned.p.nrows = hb->p.nvec();
+    b_owned.p.rowptr = hb->p.ptr;
+    b_owned.p.colidx = buffer<row_col_t>(static_cast<std::size_t>(bz));
+    if (rows_fit(B.ncols())) {
+      b_owned.p.ncols = B.ncols();
+      for (offset_t e = 0; e < bz; ++e) b_owned.p.colidx[e] = static_cast<row_col_t>(hc[e]);
+    } else {
+      cmap = buffer<index_t>(static_cast<std::size_t>(bz));
+      for (offset_t e = 0; e < bz; ++e) cmap[e] = hc[e];
+      std::sort(cmap.begin(), cmap.end());
+      const std::size_t nd = static_cast<std::size_t>(std::unique(cmap.begin(), cmap.end()) - cmap.begin());
+      cmap = prefix_copy(cmap, nd);
+      b_owned.p.ncols = static_cast<index_t>(nd);
+      for (offset_t e = 0; e < bz; ++e)
+        b_owned.p.colidx[e] = static_cast<row_col_t>(std::lower_bound(cmap.begin(), cmap.end(), hc[e]) - cmap.begin());
     }
-    a_mapped.p.rowptr = std::move(rp);
-    a_mapped.p.colidx = std::move(ci);
-    a_mapped.values = std::move(av);
-    a = &a_mapped;
+    if (vals) b_owned.values = hb->values;
+    b = &b_owned;
+  } else {
+    b = rows_for(B, false, vals, b_owned);
+  }
+  // op(A)'s rows: the listed ones (ids in ha), or all of them; their columns
+  // B's listed-row positions where B is hypersparse, else B's rows.
+  const index_t a_rows = ha ? ha->p.nvec() : A.nrows();
+  csr_matrix<TA> a;
+  a.p.nrows = a_rows;
+  a.p.ncols = b->p.nrows;
+  a.p.rowptr = buffer<offset_t>(static_cast<std::size_t>(a_rows) + 1);
+  a.p.rowptr[0] = 0;
+  csr_matrix<TA> a_view;
+  const csr_matrix<TA>* ar = ha ? nullptr : rows_for(A, false, vals, a_view);
+  const offset_t az = ha ? ha->p.nnz() : ar->p.nnz();
+  a.p.colidx = buffer<row_col_t>(static_cast<std::size_t>(az));
+  if (vals) a.values = buffer<TA>(static_cast<std::size_t>(az));
+  const index_t* brow = hb ? hb->p.row.data() : nullptr;
+  const index_t nb = hb ? hb->p.nvec() : 0;
+  offset_t n = 0;
+  for (index_t i = 0; i < a_rows; ++i) {
+    const offset_t p0 = ha ? ha->p.ptr[i] : ar->p.rowptr[i], p1 = ha ? ha->p.ptr[i + 1] : ar->p.rowptr[i + 1];
+    for (offset_t p = p0; p < p1; ++p) {
+      const index_t k = ha ? ha->p.colidx[p] : index_t(ar->p.colidx[p]);
+      index_t to = k;
+      if (hb) {
+        const index_t* at = std::lower_bound(brow, brow + nb, k);
+        if (at == brow + nb || *at != k) continue;
+        to = static_cast<index_t>(at - brow);
+      }
+      a.p.colidx[n] = static_cast<row_col_t>(to);
+      if (vals) a.values[n] = ha ? ha->values[p] : ar->values[p];
+      ++n;
+    }
+    a.p.rowptr[i + 1] = n;
   }
   saxpy_tuning tune;
   tune.dense_ratio = policy.dense_row_ratio;
-  host_product<TC> c = mxm_rows_saxpy<TC>(*a, *b, host_mask{}, s, tune, storage_control::rows);
-  c.rows.p.ncols = B.ncols();
-  if (!ha) return c;
-  // C's rows are A's listed rows: the non-empty ones, with their own ids.
+  host_product<TC> c = mxm_rows_saxpy<TC>(a, *b, host_mask{}, s, tune, storage_control::rows);
+  if (!ha && cmap.size() == 0) {
+    c.rows.p.ncols = B.ncols();
+    return c;
+  }
+  // C's rows are A's listed rows (the non-empty ones, with their own ids),
+  // its columns B's (cmap undone): hypersparse rows.
   host_product<TC> out;
   out.in_hyper = true;
-  out.hyper = hyper_of(std::move(c.rows));
-  for (index_t k = 0; k < out.hyper.p.nvec(); ++k) out.hyper.p.row[k] = ha->p.row[out.hyper.p.row[k]];
+  out.hyper = hyper_of(std::move(c.rows), cmap.size() ? &cmap : nullptr);
+  if (ha)
+    for (index_t k = 0; k < out.hyper.p.nvec(); ++k) out.hyper.p.row[k] = ha->p.row[out.hyper.p.row[k]];
   out.hyper.p.nrows = A.nrows();
+  out.hyper.p.ncols = B.ncols();
   return out;
 }
 
@@ -310,9 +341,13 @@ host_product<TC> mxm_product(const MA& A, bool ta, const MB& B, bool tb, const h
   constexpr bool vals = reads_values<Semiring>::value;
   const bool dot_ok = dot_usable(M.active, M.complement);
   const mxm_method forced = forced_method(policy, dot_ok);
-  if (!M.active && !ta && !tb && (A.hyper_form() || B.hyper_form()) &&
+  if (!M.active && !ta && !tb && (A.hyper_form() || B.hyper_form()) && hyper_saxpy_fits(A, B) &&
       (forced == mxm_method::automatic || forced == mxm_method::row_saxpy))
     return mxm_hyper_saxpy<TC>(A, B, s, policy);
+  // The row methods' views (op(A)'s rows, op(B)'s rows or columns, the
+  // mask's rows) have 32-bit columns: past that, only the tile methods.
+  const index_t inner = ta ? A.nrows() : A.ncols(), outer = tb ? B.nrows() : B.ncols();
+  const bool rows_ok = rows_fit(inner) && rows_fit(outer);
   // Whether the mask is op(X)'s own structure (the triangle product's
   // C<L> = L L'): then its rows are X's rows, made once.
   auto own_structure = [&](const auto& X, bool flipped) {
@@ -332,13 +367,17 @@ host_product<TC> mxm_product(const MA& A, bool ta, const MB& B, bool tb, const h
   csr_matrix<TA> a_owned;
   const csr_matrix<TA>* a = nullptr;
   const bool rows_first =
-      dot_ok && (forced == mxm_method::row_dot || forced == mxm_method::row_saxpy ||
-                 (forced == mxm_method::automatic && !tile_path_possible));
+      rows_ok && dot_ok &&
+      (forced == mxm_method::row_dot || forced == mxm_method::row_saxpy ||
+       (forced == mxm_method::automatic && !tile_path_possible));
   if (rows_first) a = rows_for(A, ta, vals, a_owned);
   const bool b_is_a = static_cast<const void*>(&A) == static_cast<const void*>(&B);
   const csr_pattern* mask_rows = M.rows();
   if (!mask_rows && a && own_structure(A, ta)) mask_rows = &a->p;
-  mxm_method how = forced;
+  // Past 32-bit columns, the tile Gustavson (the rule's line counts, the row
+  // methods and the tile dot's column lists would all take memory in
+  // proportion to the width).
+  mxm_method how = rows_ok || forced == mxm_method::tile_dot ? forced : mxm_method::tile_gustavson;
   if (how == mxm_method::automatic) {
     if (a) {
       // op(A) is a's rows; B, where it is A, is a's rows transposed or not.

@@ -109,9 +109,9 @@ struct host_product {
 
 // One dot product: a's sorted row (ac, avals, la) against b's (bc, bvals,
 // lb), in increasing k. Returns false when no k is shared.
-template <class TC, class TA, class TB, class Semiring>
-inline bool sparse_dot(const index_t* ac, const TA* avals, offset_t la, const index_t* bc, const TB* bvals,
-                       offset_t lb, const Semiring& s, TC& out) {
+template <class TC, class Col, class TA, class TB, class Semiring>
+inline bool sparse_dot(const Col* ac, const TA* avals, offset_t la, const Col* bc, const TB* bvals, offset_t lb,
+                       const Semiring& s, TC& out) {
   if (la == 0 || lb == 0 || ac[la - 1] < bc[0] || bc[lb - 1] < ac[0]) return false;
   bool any = false;
   TC acc{};
@@ -128,14 +128,14 @@ inline bool sparse_dot(const index_t* ac, const TA* avals, offset_t la, const in
     return s.add.is_terminal(acc);
   };
   if (la > 16 * lb) {
-    const index_t* lo = ac;
+    const Col* lo = ac;
     for (offset_t q = 0; q < lb; ++q) {
       lo = std::lower_bound(lo, ac + la, bc[q]);
       if (lo == ac + la) break;
       if (*lo == bc[q] && add(lo - ac, q)) break;
     }
   } else if (lb > 16 * la) {
-    const index_t* lo = bc;
+    const Col* lo = bc;
     for (offset_t p = 0; p < la; ++p) {
       lo = std::lower_bound(lo, bc + lb, ac[p]);
       if (lo == bc + lb) break;
@@ -144,7 +144,7 @@ inline bool sparse_dot(const index_t* ac, const TA* avals, offset_t la, const in
   } else {
     offset_t p = 0, q = 0;
     while (p < la && q < lb) {
-      const index_t x = ac[p], y = bc[q];
+      const Col x = ac[p], y = bc[q];
       if (x == y) {
         if (add(p++, q++)) break;
       } else {
@@ -167,15 +167,15 @@ csr_matrix<TC> mxm_rows_dot(const csr_matrix<TA>& A, const csr_matrix<TB>& Bt, c
   const index_t nrows = mrows.nrows;
   const offset_t nz = mrows.nnz();
   const offset_t* mrp = mrows.rowptr.data();
-  const index_t* mci = mrows.colidx.data();
-  buffer<index_t> cols(static_cast<std::size_t>(nz));
+  const row_col_t* mci = mrows.colidx.data();
+  buffer<row_col_t> cols(static_cast<std::size_t>(nz));
   buffer<TC> vals(static_cast<std::size_t>(nz));
   buffer<offset_t> rowptr(static_cast<std::size_t>(nrows) + 1, offset_t(0));
   const offset_t* arp = A.p.rowptr.data();
-  const index_t* aci = A.p.colidx.data();
+  const row_col_t* aci = A.p.colidx.data();
   const TA* av = A.values.data();
   const offset_t* brp = Bt.p.rowptr.data();
-  const index_t* bci = Bt.p.colidx.data();
+  const row_col_t* bci = Bt.p.colidx.data();
   const TB* bv = Bt.values.data();
   // Phase 1: each row's admitted entries, their dot products written over
   // the mask's own positions (found ones first). Rows of A with at least
@@ -218,7 +218,7 @@ csr_matrix<TC> mxm_rows_dot(const csr_matrix<TA>& A, const csr_matrix<TB>& Bt, c
             mwhere[aci[a0 + p]] = static_cast<std::uint32_t>(p);
           }
           for (offset_t q = q0; q < q1; ++q) {
-            const index_t j = mci[q];
+            const row_col_t j = mci[q];
             bool any = false;
             TC acc{};
             for (offset_t b = brp[j]; b < brp[j + 1]; ++b) {
@@ -244,7 +244,7 @@ csr_matrix<TC> mxm_rows_dot(const csr_matrix<TA>& A, const csr_matrix<TB>& Bt, c
           }
         } else {
           for (offset_t q = q0; q < q1; ++q) {
-            const index_t j = mci[q];
+            const row_col_t j = mci[q];
             const offset_t b0 = brp[j];
             TC v;
             if (sparse_dot<TC>(aci + a0, av ? av + a0 : av, la, bci + b0, bv ? bv + b0 : bv, brp[j + 1] - b0, s, v)) {
@@ -267,7 +267,7 @@ csr_matrix<TC> mxm_rows_dot(const csr_matrix<TA>& A, const csr_matrix<TB>& Bt, c
     C.values = std::move(vals);
     return C;
   }
-  C.p.colidx = buffer<index_t>(static_cast<std::size_t>(cz));
+  C.p.colidx = buffer<row_col_t>(static_cast<std::size_t>(cz));
   C.values = buffer<TC>(static_cast<std::size_t>(cz));
   const offset_t* crp = C.p.rowptr.data();
 #pragma omp parallel for schedule(static, 1024) if (nrows > kParallelTiles)

@@ -231,10 +231,10 @@ host_product<TC> mxm_rows_saxpy(const csr_matrix<TA>& A, const csr_matrix<TB>& B
   const index_t nrows = A.p.nrows, ncols = B.p.ncols;
   const index_t tm = tiles_for(nrows);
   const offset_t* arp = A.p.rowptr.data();
-  const index_t* aci = A.p.colidx.data();
+  const row_col_t* aci = A.p.colidx.data();
   const TA* av = A.values.data();
   const offset_t* brp = B.p.rowptr.data();
-  const index_t* bci = B.p.colidx.data();
+  const row_col_t* bci = B.p.colidx.data();
   const TB* bv = B.values.data();
   constexpr bool kValues = reads_values<Semiring>::value;
   auto aval = [&](offset_t p) { if constexpr (kValues) return static_cast<TC>(av[p]); else return TC{}; };
@@ -244,7 +244,7 @@ host_product<TC> mxm_rows_saxpy(const csr_matrix<TA>& A, const csr_matrix<TB>& B
   const csr_pattern* mr = M.active ? &listed_rows(M, scratch) : nullptr;
   const bool allow = M.active && !M.complement;
   const offset_t* mrp = M.active ? mr->rowptr.data() : nullptr;
-  const index_t* mci = M.active ? mr->colidx.data() : nullptr;
+  const row_col_t* mci = M.active ? mr->colidx.data() : nullptr;
 
   // Work per tile row: products, plus one per row so empty rows count.
   buffer<offset_t> work(static_cast<std::size_t>(tm), offset_t(0));
@@ -565,7 +565,8 @@ host_product<TC> mxm_rows_saxpy(const csr_matrix<TA>& A, const csr_matrix<TB>& B
   const offset_t cz = rowptr[static_cast<std::size_t>(nrows)];
   offset_t ct = 0;
   for (index_t I = 0; I < tm; ++I) ct += tiles_in_row[I];
-  const bool to_tiles = count_tiles && choose_form(control, backend::host, nrows, ct, cz, sizeof(TC)) == storage_form::tiles;
+  const bool to_tiles =
+      count_tiles && choose_form(control, backend::host, nrows, ncols, ct, cz, sizeof(TC)) == storage_form::tiles;
 
   host_product<TC> out;
   out.in_rows = !to_tiles;
@@ -573,7 +574,7 @@ host_product<TC> mxm_rows_saxpy(const csr_matrix<TA>& A, const csr_matrix<TB>& B
     csr_matrix<TC>& C = out.rows;
     C.p.nrows = nrows;
     C.p.ncols = ncols;
-    C.p.colidx = buffer<index_t>(static_cast<std::size_t>(cz));
+    C.p.colidx = buffer<row_col_t>(static_cast<std::size_t>(cz));
     C.values = buffer<TC>(static_cast<std::size_t>(cz));
 #pragma omp parallel for schedule(dynamic, 1) if (ntasks > 1)
     for (int task = 0; task < ntasks; ++task)
@@ -581,7 +582,9 @@ host_product<TC> mxm_rows_saxpy(const csr_matrix<TA>& A, const csr_matrix<TB>& B
         const offset_t b = rowptr[static_cast<std::size_t>(I * tile_dim)];
         const std::size_t n = static_cast<std::size_t>(rowptr[static_cast<std::size_t>(std::min(nrows, (I + 1) * tile_dim))] - b);
         if (n == 0) continue;
-        std::memcpy(static_cast<void*>(C.p.colidx.data() + b), tr_col[I], n * sizeof(index_t));
+        row_col_t* to = C.p.colidx.data() + b;  // B's columns fit row_col_t, so C's do
+        const index_t* from = tr_col[I];
+        for (std::size_t e = 0; e < n; ++e) to[e] = static_cast<row_col_t>(from[e]);
         std::memcpy(static_cast<void*>(C.values.data() + b), tr_val[I], n * sizeof(TC));
       }
     if (count_tiles) out.row_tiles = ct;
