@@ -43,11 +43,13 @@ TEST_CASE("a cuda::mr resource serves tgb's device allocations", "[cuda][memory]
   tgb_test::uninstall_counting_pool();
 
   // Pools too small for the product: out_of_memory and C as it was, or the
-  // right answer; never anything else.
+  // right answer; never anything else. (peak is the unaccumulated product's:
+  // merging into C takes more, so the last pool is unbounded.)
   const auto C0 = oracle::random_matrix<std::int64_t>(rng, 300, 250, 0.02);
   const Matrix<std::int64_t> dA = on_device(A), dB = on_device(B);
   int refused = 0, computed = 0;
-  for (std::size_t limit : {std::size_t(0), std::size_t(1) << 10, std::size_t(1) << 14, peak / 8, peak / 2, peak * 2}) {
+  for (std::size_t limit : {std::size_t(0), std::size_t(1) << 10, std::size_t(1) << 14, peak / 8, peak / 2, peak * 2,
+                            ~std::size_t(0)}) {
     Matrix<std::int64_t> C = on_device(C0);
     tgb_test::install_counting_pool(limit);
     bool threw = false;
