@@ -444,28 +444,23 @@ class Matrix {
       tile_copy_.reset();
       return;
     }
-    detail::guard_alloc([&] {
-      if (hyper_) assign_hyper(detail::with_entry(*hyper_, i, j, v));
-      else assign_hyper(detail::with_entry(as_hyper(), i, j, v));
-    });
+    detail::guard_alloc(
+        [&] { assign_hyper(through_hyper([&](const auto& h) { return detail::with_entry(h, i, j, v); })); });
   }
   // GrB_Matrix_removeElement: drops A(i, j) if it is stored (nothing if not).
   void remove(index_t i, index_t j) {
     check_element("remove", i, j);
     if (!position(i, j)) return;
-    detail::guard_alloc([&] {
-      if (hyper_) assign_hyper(detail::without_entry(*hyper_, i, j));
-      else assign_hyper(detail::without_entry(as_hyper(), i, j));
-    });
+    detail::guard_alloc(
+        [&] { assign_hyper(through_hyper([&](const auto& h) { return detail::without_entry(h, i, j); })); });
   }
   // GrB_Matrix_resize: the entries inside the new shape stay, the rest go.
   void resize(index_t nrows, index_t ncols) {
     if (location() == backend::cuda)
       throw invalid_value("tgb: resize needs a host matrix; call to(tgb::backend::host) first");
     detail::check_dimensions(nrows, ncols);
-    detail::guard_alloc([&] {
-      commit(prepare(hyper_ ? detail::resized(*hyper_, nrows, ncols) : detail::resized(as_hyper(), nrows, ncols)));
-    });
+    detail::guard_alloc(
+        [&] { commit(prepare(through_hyper([&](const auto& h) { return detail::resized(h, nrows, ncols); }))); });
   }
 
   // Triplets sorted by (row, column).
@@ -667,11 +662,13 @@ class Matrix {
     if (!((bits >> c) & 1u)) return std::nullopt;
     return static_cast<std::size_t>(m_.pat.tile_offset[t] + m_.pat.row_ptr[16 * t + r] + detail::tile::rank_below(bits, c));
   }
-  // A hypersparse copy of the host form, for the single-entry edits.
-  detail::hyper_matrix<T> as_hyper() const {
-    if (hyper_) return *hyper_;
-    if (rows_) return detail::hyper_of(detail::csr_matrix<T>(*rows_));
-    return detail::hyper_of(m_);
+  // f(h) on the host form as hypersparse rows (the single-entry edits): the
+  // stored ones, or a copy made for the call.
+  template <class F>
+  auto through_hyper(F&& f) const {
+    if (hyper_) return f(*hyper_);
+    if (rows_) return f(detail::hyper_of(detail::csr_matrix<T>(*rows_)));
+    return f(detail::hyper_of(m_));
   }
 
   // A result in the form the rule picks, ready to be swapped in.

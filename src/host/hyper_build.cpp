@@ -64,17 +64,8 @@ hyper_pattern hyper_of_pattern(csr_pattern&& p, const buffer<index_t>* cmap) {
   hyper_pattern h;
   h.nrows = p.nrows;
   h.ncols = p.ncols;
-  const index_t nvec = count_nonempty_rows(p, p.nrows);
-  h.row = buffer<index_t>(static_cast<std::size_t>(nvec));
-  h.ptr = buffer<offset_t>(static_cast<std::size_t>(nvec) + 1);
-  index_t k = 0;
-  for (index_t i = 0; i < p.nrows; ++i)
-    if (p.rowptr[i + 1] > p.rowptr[i]) {
-      h.row[k] = i;
-      h.ptr[k++] = p.rowptr[i];
-    }
+  list_nonempty_rows(p.nrows, p.rowptr.data(), [](index_t i) { return i; }, h);
   const offset_t nz = p.nnz();
-  h.ptr[nvec] = nz;
   h.colidx = buffer<index_t>(static_cast<std::size_t>(nz));
   const row_col_t* c = p.colidx.data();
   if (cmap)

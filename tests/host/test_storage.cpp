@@ -498,6 +498,13 @@ TEST_CASE("rows have 32-bit columns: wider matrices take tiles or hypersparse ro
   mxm(G2, no_mask, plus{}, plus_times, G, G);
   CHECK(oracle::to_map(G2) ==
         oracle::dmap<double>{{{0, mid}, 12.0}, {{big, 5}, 66.0}, {{3, 3}, 70.0}, {{7, 7}, 70.0}});
+  // A short wide matrix in tiles times G: read as listed rows for the call.
+  const auto F = Matrix<double>::from_coo(64, n, std::vector<index_t>{1, 63}, std::vector<index_t>{big, 7},
+                                          std::vector<double>{2, 3}, plus{});
+  CHECK(F.form() == storage_form::tiles);
+  Matrix<double> FG(64, n);
+  mxm(FG, no_mask, no_accum, plus_times, F, G);
+  CHECK(oracle::to_map(FG) == oracle::dmap<double>{{{1, mid}, 6.0}, {{63, 3}, 15.0}});
   set_host_memory_resource(guard.prev);
 
   // A short wide matrix: from_csr and from_coo store tiles, never rows.

@@ -46,6 +46,23 @@ struct hyper_matrix {
   }
 };
 
+// Lists, of n candidate rows (row k is row_id(k), its entries ptr[k] to
+// ptr[k + 1]), those that hold entries: h.row and h.ptr (h.ptr ends at ptr[n]).
+template <class RowId>
+void list_nonempty_rows(index_t n, const offset_t* ptr, RowId&& row_id, hyper_pattern& h) {
+  index_t kept = 0;
+  for (index_t k = 0; k < n; ++k) kept += ptr[k + 1] > ptr[k];
+  h.row = buffer<index_t>(static_cast<std::size_t>(kept));
+  h.ptr = buffer<offset_t>(static_cast<std::size_t>(kept) + 1);
+  index_t o = 0;
+  for (index_t k = 0; k < n; ++k)
+    if (ptr[k + 1] > ptr[k]) {
+      h.row[o] = row_id(k);
+      h.ptr[o++] = ptr[k];
+    }
+  h.ptr[kept] = ptr[n];
+}
+
 // Non-empty rows of a pattern, counted up to limit + 1 (the rule asks only
 // whether they are few; the count stops once they are not).
 index_t count_nonempty_rows(const csr_pattern& p, index_t limit);

@@ -193,17 +193,7 @@ hyper_matrix<TC> select(const hyper_matrix<TA>& A, const Pred& pred, const Y& th
   select_listed<TC>(nvec, A.p.ptr.data(), A.p.colidx.data(), A.values.data(), [&](index_t k) { return A.p.row[k]; },
                     pred, thunk, ptr, T.p.colidx, T.values);
   // The rows left empty are no longer listed.
-  index_t kept = 0;
-  for (index_t k = 0; k < nvec; ++k) kept += ptr[k + 1] > ptr[k];
-  T.p.row = buffer<index_t>(static_cast<std::size_t>(kept));
-  T.p.ptr = buffer<offset_t>(static_cast<std::size_t>(kept) + 1);
-  index_t o = 0;
-  for (index_t k = 0; k < nvec; ++k)
-    if (ptr[k + 1] > ptr[k]) {
-      T.p.row[o] = A.p.row[k];
-      T.p.ptr[o++] = ptr[k];
-    }
-  T.p.ptr[kept] = ptr[nvec];
+  list_nonempty_rows(nvec, ptr.data(), [&](index_t k) { return A.p.row[k]; }, T.p);
   return T;
 }
 

@@ -231,34 +231,34 @@ const csr_matrix<T>* rows_for(const MX& X, bool transpose, bool values, csr_matr
 // rows (entries whose row of B is empty make no products and are dropped),
 // and B's columns, where they do not fit a row form's 32 bits, renumbered to
 // the distinct columns B has; so time and memory follow the entries, not the
-// dimensions. C comes back in hypersparse rows where A is, else in rows.
-// The row views it makes must fit 32-bit columns (hyper_saxpy_fits: B's
-// rows unless B is hypersparse, A's unless both are); the caller takes
-// another method otherwise.
-template <class MA, class MB>
-bool hyper_saxpy_fits(const MA& A, const MB& B) {
-  const bool ha = A.hyper_form() != nullptr, hb = B.hyper_form() != nullptr;
-  return (hb || rows_fit(B.ncols())) && ((ha && hb) || rows_fit(A.ncols()));
-}
+// dimensions. An operand in tiles too wide for a row view is read as
+// hypersparse rows made for the call (its entries' worth). C comes back in
+// hypersparse rows where A is, else in rows.
 template <class TC, class MA, class MB, class Semiring>
 host_product<TC> mxm_hyper_saxpy(const MA& A, const MB& B, const Semiring& s, const mxm_policy& policy) {
   using TA = typename MA::value_type;
   using TB = typename MB::value_type;
   constexpr bool vals = reads_values<Semiring>::value;
+  hyper_matrix<TA> ha_owned;
+  hyper_matrix<TB> hb_owned;
   const hyper_matrix<TA>* ha = A.hyper_form();
   const hyper_matrix<TB>* hb = B.hyper_form();
+  if (!ha && !rows_fit(A.ncols())) ha = &(ha_owned = hyper_of(A.tiles()));  // in tiles: rows would fit
+  if (!hb && !rows_fit(B.ncols())) hb = &(hb_owned = hyper_of(B.tiles()));
   // B's columns as C will have them: B's own, or their ranks among B's
   // distinct columns (cmap) where B is too wide for a row form.
+  const bool renumbered = hb && !rows_fit(B.ncols());
   buffer<index_t> cmap;
   csr_matrix<TB> b_owned;
   const csr_matrix<TB>* b = nullptr;
   if (hb) {
     const offset_t bz = hb->p.nnz();
     const index_t* hc = hb->p.colidx.data();
+    check_rows_fit(hb->p.nvec());  // A's columns become positions among B's listed rows
     b_owned.p.nrows = hb->p.nvec();
     b_owned.p.rowptr = hb->p.ptr;
     b_owned.p.colidx = buffer<row_col_t>(static_cast<std::size_t>(bz));
-    if (rows_fit(B.ncols())) {
+    if (!renumbered) {
       b_owned.p.ncols = B.ncols();
       for (offset_t e = 0; e < bz; ++e) b_owned.p.colidx[e] = static_cast<row_col_t>(hc[e]);
     } else {
@@ -267,6 +267,7 @@ host_product<TC> mxm_hyper_saxpy(const MA& A, const MB& B, const Semiring& s, co
       std::sort(cmap.begin(), cmap.end());
       const std::size_t nd = static_cast<std::size_t>(std::unique(cmap.begin(), cmap.end()) - cmap.begin());
       cmap = prefix_copy(cmap, nd);
+      check_rows_fit(static_cast<index_t>(nd));
       b_owned.p.ncols = static_cast<index_t>(nd);
       for (offset_t e = 0; e < bz; ++e)
         b_owned.p.colidx[e] = static_cast<row_col_t>(std::lower_bound(cmap.begin(), cmap.end(), hc[e]) - cmap.begin());
@@ -311,7 +312,7 @@ host_product<TC> mxm_hyper_saxpy(const MA& A, const MB& B, const Semiring& s, co
   saxpy_tuning tune;
   tune.dense_ratio = policy.dense_row_ratio;
   host_product<TC> c = mxm_rows_saxpy<TC>(a, *b, host_mask{}, s, tune, storage_control::rows);
-  if (!ha && cmap.size() == 0) {
+  if (!ha && !renumbered) {
     c.rows.p.ncols = B.ncols();
     return c;
   }
@@ -319,7 +320,7 @@ host_product<TC> mxm_hyper_saxpy(const MA& A, const MB& B, const Semiring& s, co
   // its columns B's (cmap undone): hypersparse rows.
   host_product<TC> out;
   out.in_hyper = true;
-  out.hyper = hyper_of(std::move(c.rows), cmap.size() ? &cmap : nullptr);
+  out.hyper = hyper_of(std::move(c.rows), renumbered ? &cmap : nullptr);
   if (ha)
     for (index_t k = 0; k < out.hyper.p.nvec(); ++k) out.hyper.p.row[k] = ha->p.row[out.hyper.p.row[k]];
   out.hyper.p.nrows = A.nrows();
@@ -341,13 +342,14 @@ host_product<TC> mxm_product(const MA& A, bool ta, const MB& B, bool tb, const h
   constexpr bool vals = reads_values<Semiring>::value;
   const bool dot_ok = dot_usable(M.active, M.complement);
   const mxm_method forced = forced_method(policy, dot_ok);
-  if (!M.active && !ta && !tb && (A.hyper_form() || B.hyper_form()) && hyper_saxpy_fits(A, B) &&
+  if (!M.active && !ta && !tb && (A.hyper_form() || B.hyper_form()) &&
       (forced == mxm_method::automatic || forced == mxm_method::row_saxpy))
     return mxm_hyper_saxpy<TC>(A, B, s, policy);
-  // The row methods' views (op(A)'s rows, op(B)'s rows or columns, the
-  // mask's rows) have 32-bit columns: past that, only the tile methods.
+  // The row methods' views (op(A)'s rows, made from A's rows where ta; op(B)'s
+  // rows or columns; the mask's rows) have 32-bit columns: past that, only
+  // the tile methods.
   const index_t inner = ta ? A.nrows() : A.ncols(), outer = tb ? B.nrows() : B.ncols();
-  const bool rows_ok = rows_fit(inner) && rows_fit(outer);
+  const bool rows_ok = rows_fit(inner) && rows_fit(outer) && (!ta || rows_fit(A.ncols()));
   // Whether the mask is op(X)'s own structure (the triangle product's
   // C<L> = L L'): then its rows are X's rows, made once.
   auto own_structure = [&](const auto& X, bool flipped) {

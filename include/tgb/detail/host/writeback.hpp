@@ -60,45 +60,44 @@ void writeback(Matrix<TC>& C, const host_mask& M, const Accum& accum, bool repla
 template <class TC, class Accum>
 hyper_matrix<TC> hyper_accumulate(const hyper_matrix<TC>& c, const hyper_matrix<TC>& t, const Accum& accum) {
   const hyper_pattern &cp = c.p, &tp = t.p;
-  // Pass 1: rows and entries of the union.
-  std::size_t nvec = 0, nnz = 0;
-  for (index_t a = 0, b = 0; a < cp.nvec() || b < tp.nvec();) {
-    const index_t ra = a < cp.nvec() ? cp.row[a] : -1, rb = b < tp.nvec() ? tp.row[b] : -1;
-    const bool ina = a < cp.nvec() && (rb < 0 || ra <= rb), inb = b < tp.nvec() && (ra < 0 || rb <= ra);
-    offset_t p = ina ? cp.ptr[a] : 0, pe = ina ? cp.ptr[a + 1] : 0, q = inb ? tp.ptr[b] : 0, qe = inb ? tp.ptr[b + 1] : 0;
-    while (p < pe || q < qe) {
-      const bool take_c = q == qe || (p < pe && cp.colidx[p] <= tp.colidx[q]);
-      const bool take_t = p == pe || (q < qe && tp.colidx[q] <= cp.colidx[p]);
-      p += take_c, q += take_t;
-      ++nnz;
-    }
-    ++nvec;
-    a += ina, b += inb;
-  }
   hyper_matrix<TC> out = hyper_matrix<TC>::empty(cp.nrows, cp.ncols);
+  // One walk of the union, twice: counting its rows and entries (write
+  // false), then writing them into arrays of that size (write true).
+  std::size_t nvec = 0, nnz = 0;
+  auto walk = [&](bool write) {
+    std::size_t k = 0, e = 0;
+    for (index_t a = 0, b = 0; a < cp.nvec() || b < tp.nvec();) {
+      const index_t ra = a < cp.nvec() ? cp.row[a] : -1, rb = b < tp.nvec() ? tp.row[b] : -1;
+      const bool ina = a < cp.nvec() && (rb < 0 || ra <= rb), inb = b < tp.nvec() && (ra < 0 || rb <= ra);
+      if (write) {
+        out.p.row[k] = ina ? ra : rb;
+        out.p.ptr[k] = static_cast<offset_t>(e);
+      }
+      ++k;
+      offset_t p = ina ? cp.ptr[a] : 0, pe = ina ? cp.ptr[a + 1] : 0, q = inb ? tp.ptr[b] : 0, qe = inb ? tp.ptr[b + 1] : 0;
+      while (p < pe || q < qe) {
+        const bool take_c = q == qe || (p < pe && cp.colidx[p] <= tp.colidx[q]);
+        const bool take_t = p == pe || (q < qe && tp.colidx[q] <= cp.colidx[p]);
+        if (write) {
+          out.p.colidx[e] = take_c ? cp.colidx[p] : tp.colidx[q];
+          out.values[e] = take_c && take_t ? accumulate<TC>(accum, c.values[p], t.values[q])
+                          : take_c         ? c.values[p]
+                                           : t.values[q];
+        }
+        ++e;
+        p += take_c, q += take_t;
+      }
+      a += ina, b += inb;
+    }
+    nvec = k;
+    nnz = e;
+  };
+  walk(false);
   out.p.row = buffer<index_t>(nvec);
   out.p.ptr = buffer<offset_t>(nvec + 1);
   out.p.colidx = buffer<index_t>(nnz);
   out.values = buffer<TC>(nnz);
-  // Pass 2: the merge, accum(c, t) where both hold an entry.
-  std::size_t k = 0, e = 0;
-  for (index_t a = 0, b = 0; a < cp.nvec() || b < tp.nvec();) {
-    const index_t ra = a < cp.nvec() ? cp.row[a] : -1, rb = b < tp.nvec() ? tp.row[b] : -1;
-    const bool ina = a < cp.nvec() && (rb < 0 || ra <= rb), inb = b < tp.nvec() && (ra < 0 || rb <= ra);
-    out.p.row[k] = ina ? ra : rb;
-    out.p.ptr[k++] = static_cast<offset_t>(e);
-    offset_t p = ina ? cp.ptr[a] : 0, pe = ina ? cp.ptr[a + 1] : 0, q = inb ? tp.ptr[b] : 0, qe = inb ? tp.ptr[b + 1] : 0;
-    while (p < pe || q < qe) {
-      const bool take_c = q == qe || (p < pe && cp.colidx[p] <= tp.colidx[q]);
-      const bool take_t = p == pe || (q < qe && tp.colidx[q] <= cp.colidx[p]);
-      out.p.colidx[e] = take_c ? cp.colidx[p] : tp.colidx[q];
-      out.values[e++] = take_c && take_t ? accumulate<TC>(accum, c.values[p], t.values[q])
-                        : take_c         ? c.values[p]
-                                         : t.values[q];
-      p += take_c, q += take_t;
-    }
-    a += ina, b += inb;
-  }
+  walk(true);
   out.p.ptr[nvec] = static_cast<offset_t>(nnz);
   return out;
 }
