@@ -20,6 +20,7 @@
 
 #include "algorithms.hpp"
 #include "gpu.hpp"
+#include "suitesparse_algorithms.hpp"
 
 #if defined(TGB_BENCH_GRAPHBLAS)
 extern "C" {
@@ -281,6 +282,84 @@ std::string check_vector_algorithm(vector_algorithm a, const vector_run& g, cons
   }
 }
 
+#if defined(TGB_BENCH_GRAPHBLAS)
+// SuiteSparse running the same formulation on the same cores, its answer
+// checked against tgb's host answer, and a table of tgb host / SuiteSparse
+// (higher is better for tgb: SuiteSparse ms / tgb ms).
+void run_suitesparse_vector_algorithms(const std::string& name, const Matrix<double>& A0, index_t source,
+                                       const vector_algorithm* algos, const vector_run* host_runs, int count,
+                                       const algorithm_options& o, std::ofstream* json) {
+  const index_t edges = A0.nvals();
+  const std::shared_ptr<ss::graph> g = ss::load(placed(A0, backend::host));
+  std::vector<vector_run> runs(count);
+  for (int k = 0; k < count; ++k) {
+    vector_run& v = runs[k];
+    index_t a = 0, b = 0;
+    try {
+      bool kept = false;
+      v.m = measure(false, o.host_reps, [&] {
+        switch (algos[k]) {
+          case vector_algorithm::bfs: {
+            auto r = ss::bfs(*g, source, &a, &b);
+            if (!kept) v.level = std::move(r);
+            break;
+          }
+          case vector_algorithm::bellman_ford: {
+            auto r = ss::bellman_ford(*g, source, &a);
+            if (!kept) v.value = std::move(r);
+            break;
+          }
+          case vector_algorithm::pagerank: {
+            auto r = ss::pagerank(*g, 0.85, 20);
+            if (!kept) v.value = std::move(r);
+            break;
+          }
+          case vector_algorithm::cc: {
+            auto r = ss::connected_components(*g);
+            if (!kept) v.level = std::move(r);
+            break;
+          }
+        }
+        kept = true;
+        return std::string();
+      });
+      v.ran = true;
+    } catch (const std::exception& e) {
+      v.failed = json_safe(e.what());
+      v.m = measured{};
+    }
+    std::string check = v.failed.empty() ? "unchecked" : "failed: " + v.failed;
+    if (v.ran && host_runs[k].ran) {
+      const std::string diff = check_vector_algorithm(algos[k], v, host_runs[k]);
+      check = diff.empty() ? "ok" : "FAILED: " + diff;
+      if (!diff.empty()) std::printf("CHECK FAILED: %s %s suitesparse: %s\n", name.c_str(), algorithm_name(algos[k]), diff.c_str());
+    }
+    v.m.result = algos[k] == vector_algorithm::bfs ? std::to_string(a) + " push + " + std::to_string(b) + " pull steps"
+                 : algos[k] == vector_algorithm::bellman_ford ? std::to_string(a) + " rounds"
+                                                               : std::string();
+    const double rate = mteps(edges, median_of(v.m.ms));
+    char note[96];
+    std::snprintf(note, sizeof note, "%.1f MTEPS, check vs tgb-host: ", rate);
+    report(json, name, algorithm_name(algos[k]), "suitesparse", v.m, note + check);
+  }
+  std::printf("\n# %s: vector algorithms, tgb host against SuiteSparse, same formulation and threads (ratio = "
+              "SuiteSparse ms / tgb ms; higher is better for tgb)\n", name.c_str());
+  for (int k = 0; k < count; ++k) {
+    const vector_run &h = host_runs[k], &s = runs[k];
+    const double hms = h.ran ? median_of(h.m.ms) : 0.0, sms = s.ran ? median_of(s.m.ms) : 0.0;
+    const double ratio = hms > 0 && sms > 0 ? sms / hms : 0.0;
+    std::printf("%-18s %-18s tgb-host %10.3f ms  suitesparse %10.3f ms  %6.2fx\n", name.c_str(),
+                algorithm_name(algos[k]), hms, sms, ratio);
+    if (json && *json)
+      *json << "{\"section\":\"algorithms\",\"matrix\":\"" << name << "\",\"op\":\"" << algorithm_name(algos[k])
+            << "\",\"impl\":\"host-vs-suitesparse\",\"host_ms\":" << hms << ",\"suitesparse_ms\":" << sms
+            << ",\"ratio\":" << ratio << "}\n"
+            << std::flush;
+  }
+  std::fflush(stdout);
+}
+#endif
+
 void run_vector_algorithms(const std::string& name, const Matrix<double>& A0, const algorithm_options& o,
                            std::ofstream* json) {
   const index_t n = A0.nrows(), edges = A0.nvals();
@@ -313,6 +392,10 @@ void run_vector_algorithms(const std::string& name, const Matrix<double>& A0, co
       report(json, name, algorithm_name(algos[k]), impl, r.m, r.ran ? note : "failed: " + r.failed, extra);
     }
   }
+#if defined(TGB_BENCH_GRAPHBLAS)
+  if (o.host) run_suitesparse_vector_algorithms(name, A0, source, algos, host_runs, count, o, json);
+#endif
+  if (!with_gpu) return;
   std::printf("\n# %s: vector algorithms, GPU against host (speed-up = host ms / gpu ms)\n", name.c_str());
   std::printf("%-18s %10s %12s %-18s %11s %11s %10s %10s %8s  %s\n", "graph", "vertices", "edges", "algorithm",
               "gpu_ms", "host_ms", "gpu_MTEPS", "host_MTEPS", "speedup", "check");
@@ -352,6 +435,10 @@ void run_algorithms(const std::string& name, const Matrix<double>& A0, const alg
                     std::ofstream* json) {
   const index_t n = A0.nrows();
   std::printf("# %s: %lld vertices, %lld entries\n", name.c_str(), (long long)n, (long long)A0.nvals());
+  if (o.vector_only) {
+    run_vector_algorithms(name, A0, o, json);
+    return;
+  }
   std::vector<backend> where;
   if (o.gpu && gpu_available()) where.push_back(backend::cuda);
   if (o.host) where.push_back(backend::host);

@@ -21,6 +21,8 @@ struct algorithm_options {
   // The single-source BFS, Bellman-Ford and PageRank rows and their GPU/host
   // table; off leaves the mode's output as it was before they were added.
   bool vector_algorithms = true;
+  // Only those (--vector-only): no triangle counting, MS-BFS or MCL.
+  bool vector_only = false;
 };
 
 void run_algorithms(const std::string& name, const tgb::Matrix<double>& A, const algorithm_options& o,

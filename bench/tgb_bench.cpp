@@ -4,11 +4,13 @@
 // excluded; peak memory of each implementation.
 //
 //   tgb-bench [--reps N] [--host-reps N] [--json FILE] [--large] [--only NAMES] [--ops OPS]
-//             [--no-host] [--no-gpu] [--threads N] [--algorithms [--no-mcl]]
+//             [--no-host] [--no-gpu] [--threads N] [--algorithms [--no-mcl] [--vector-only]]
 //             [--data DIR] [--write-mtx DIR] [--pool keep|release] [--host-check-max P]
 //             [--gpu-method M] [--gpu-fused-max P] [--gpu-warp-pair P] [--spmv] [FILE.mtx ...]
 // --algorithms runs the graph algorithms (bench/algorithms.cpp) instead of
-// the products, on the generated power-law graph and the files given.
+// the products, on the generated power-law graph and the files given;
+// --vector-only keeps only BFS, Bellman-Ford, PageRank and connected
+// components (on the host also SuiteSparse running the same formulation).
 // --spmv runs w = A u (plus_times, fp64) instead of the products, on the same
 // suite (--only, --large, --data, the files given; rectangular files too):
 // tgb's device mxv with A as tiles and as rows, tgb's vxm push over A' (the
@@ -68,7 +70,7 @@ namespace {
 
 struct options {
   int reps = 10, host_reps = 10, threads = 0;
-  bool large = false, host = true, gpu = true, algorithms = false, mcl = true, pool_keep = true, spmv = false;
+  bool large = false, host = true, gpu = true, algorithms = false, mcl = true, vector_only = false, pool_keep = true, spmv = false;
   std::string json, only, ops, data, write_mtx;
   double host_check_max = INFINITY;
   std::vector<std::string> files;
@@ -943,6 +945,7 @@ int main(int argc, char** argv) {
     else if (a == "--threads") o.threads = std::atoi(next().c_str());
     else if (a == "--algorithms") o.algorithms = true;
     else if (a == "--no-mcl") o.mcl = false;
+    else if (a == "--vector-only") o.vector_only = true;
     else if (a == "--spmv") o.spmv = true;
     else if (a == "--data") o.data = next();
     else if (a == "--gpu-method") {
@@ -1050,6 +1053,7 @@ int main(int argc, char** argv) {
     ao.gpu = o.gpu;
     ao.host = o.host;
     ao.mcl = o.mcl;
+    ao.vector_only = o.vector_only;
     std::printf("\n# graph algorithms: median ms (min-max), peak device MB, result\n");
     std::vector<std::pair<std::string, std::function<Matrix<double>()>>> graphs = {
         {"rmat16_ef8", [] { return bench::rmat(16, 8).build(); }}};

@@ -1,0 +1,24 @@
+// The vector algorithms in SuiteSparse:GraphBLAS, in tgb's formulation
+// (bench/suitesparse_algorithms.cpp); only where tgb-bench links SuiteSparse.
+#pragma once
+
+#if defined(TGB_BENCH_GRAPHBLAS)
+
+#include <cstdint>
+#include <memory>
+
+#include "tgb/tgb.hpp"
+
+namespace bench::ss {
+
+struct graph;  // A as a SuiteSparse matrix
+std::shared_ptr<graph> load(const tgb::Matrix<double>& A);  // A on the host
+
+tgb::Vector<std::int64_t> bfs(graph& g, tgb::index_t source, tgb::index_t* push, tgb::index_t* pull);  // levels
+tgb::Vector<double> bellman_ford(graph& g, tgb::index_t source, tgb::index_t* rounds);
+tgb::Vector<double> pagerank(graph& g, double damping, int iterations);
+tgb::Vector<std::int64_t> connected_components(graph& g);
+
+}  // namespace bench::ss
+
+#endif
