@@ -108,6 +108,7 @@ class Matrix {
   // current stream).
   Matrix(const Matrix& o) : m_(o.m_), control_(o.control_) {
     if (o.rows_) rows_ = std::make_unique<detail::csr_matrix<T>>(*o.rows_);
+    rows_ntiles_ = o.rows_ntiles_;
     if (o.hyper_) hyper_ = std::make_unique<detail::hyper_matrix<T>>(*o.hyper_);
     if (o.dev_) dev_ = std::make_unique<detail::device_tile_matrix<T>>(detail::clone(*o.dev_, current_stream()));
     if (o.dev_rows_)
@@ -130,6 +131,7 @@ class Matrix {
     dev_.swap(o.dev_);
     dev_rows_.swap(o.dev_rows_);
     std::swap(control_, o.control_);
+    std::swap(rows_ntiles_, o.rows_ntiles_);
   }
 
   // Builds from triplets. `dup` decides what duplicates mean (no_duplicates
@@ -318,7 +320,7 @@ class Matrix {
   offset_t ntiles() const {
     if (dev_) return dev_->pat.ntiles;
     if (dev_rows_) return detail::guard_alloc([&] { return detail::count_tiles(detail::rows_to_host(*dev_rows_).p); });
-    if (rows_) return detail::guard_alloc([&] { return detail::count_tiles(rows_->p); });
+    if (rows_) return rows_ntiles_ >= 0 ? rows_ntiles_ : detail::guard_alloc([&] { return detail::count_tiles(rows_->p); });
     if (hyper_) return detail::guard_alloc([&] { return detail::count_tiles(hyper_->p); });
     return m_.pat.ntiles();
   }
@@ -676,6 +678,7 @@ class Matrix {
     detail::tile_matrix<T> tiles;
     std::unique_ptr<detail::csr_matrix<T>> rows;
     std::unique_ptr<detail::hyper_matrix<T>> hyper;
+    offset_t ntiles = -1;  // of rows, where counted
   };
   // The rule's form for a result with these counts; nvec (the non-empty
   // rows) is counted only where hypersparse rows could be chosen.
@@ -707,11 +710,12 @@ class Matrix {
   }
   stored prepare(detail::csr_matrix<T>&& r, offset_t ntiles = -1) const {
     stored s;
+    if (ntiles < 0 && control_ == storage_control::automatic) ntiles = detail::count_tiles(r.p);
     const storage_form f = control_ == storage_control::rows    ? storage_form::rows
                            : control_ == storage_control::hyper ? storage_form::hyper
-                           : control_ == storage_control::tiles
-                               ? storage_form::tiles
-                               : rule(r.p, ntiles >= 0 ? ntiles : detail::count_tiles(r.p), r.p.nnz());
+                           : control_ == storage_control::tiles ? storage_form::tiles
+                                                                : rule(r.p, ntiles, r.p.nnz());
+    s.ntiles = ntiles;
     if (f == storage_form::tiles) {
       s.tiles = detail::tiles_of(r);
       return s;
@@ -723,10 +727,11 @@ class Matrix {
   }
   stored prepare(detail::hyper_matrix<T>&& h) const {
     const bool automatic = control_ == storage_control::automatic;
+    const offset_t ntiles = automatic ? detail::count_tiles(h.p) : 0;
     const storage_form f =
-        detail::choose_form(control_, backend::host, h.p.nrows, h.p.ncols, automatic ? detail::count_tiles(h.p) : 0,
-                            h.p.nnz(), sizeof(T), h.p.nvec());
+        detail::choose_form(control_, backend::host, h.p.nrows, h.p.ncols, ntiles, h.p.nnz(), sizeof(T), h.p.nvec());
     stored s;
+    if (automatic) s.ntiles = ntiles;
     if (f == storage_form::tiles) {
       s.tiles = detail::tiles_of(h);
       return s;
@@ -739,6 +744,7 @@ class Matrix {
   void commit(stored&& s) noexcept {
     m_.swap(s.tiles);
     rows_ = std::move(s.rows);
+    rows_ntiles_ = s.ntiles;
     hyper_ = std::move(s.hyper);
     tile_copy_.reset();
     dev_.reset();
@@ -764,6 +770,7 @@ class Matrix {
   std::unique_ptr<detail::device_tile_matrix<T>> dev_;       // device, tiles
   std::unique_ptr<detail::device_row_matrix<T>> dev_rows_;   // device, rows
   storage_control control_ = storage_control::automatic;
+  offset_t rows_ntiles_ = -1;  // the tiles of rows_ (counted by the rule), -1 where not known
 };
 
 namespace detail {

@@ -47,6 +47,30 @@ struct oriented {
   const tile_matrix<T>& operator*() const { return *p; }
 };
 
+// A (or A') as rows for an operation's row path: the stored rows as they are,
+// or rows made for this call (a transpose of them, or the tiles read as rows).
+// p is null where rows cannot serve (hypersparse rows, or columns past rows_fit).
+template <class T>
+struct row_operand {
+  csr_matrix<T> owned;
+  const csr_matrix<T>* p = nullptr;
+  row_operand(const Matrix<T>& m, bool transpose) {
+    if (m.hyper_form() || !rows_fit(transpose ? m.nrows() : m.ncols())) return;
+    if (const csr_matrix<T>* r = m.row_form()) {
+      if (!transpose) {
+        p = r;
+        return;
+      }
+      owned = transpose_csr(*r);
+    } else {
+      owned = csr_of(m.tiles(), transpose);
+    }
+    p = &owned;
+  }
+  row_operand(const row_operand&) = delete;
+  row_operand& operator=(const row_operand&) = delete;
+};
+
 // Where an operation runs: where all its operands live. Mixed residence is
 // an error; tgb never copies between host and device behind the caller.
 struct located {
@@ -357,6 +381,15 @@ void ewise(const char* name, bool add, Matrix<TC>& C, const Mask& mask, const Ac
                                          {"the mask", where_mask(mask, C.location())}});
   if (where == backend::cuda) return ewise_cuda(name, add, C, mask, accum, op, A, B, desc);
   guard_alloc([&] {
+    // Unmasked, without an accumulator, with an operand in rows: merged row by
+    // row (the other operand read as rows), and C becomes the result.
+    if constexpr (std::is_same_v<Mask, no_mask_t> && std::is_same_v<Accum, no_accum_t>) {
+      if ((A.row_form() || B.row_form()) && !A.hyper_form() && !B.hyper_form() && rows_fit(C.ncols())) {
+        const row_operand<TA> a(A, desc.transpose_a);
+        const row_operand<TB> b(B, desc.transpose_b);
+        return C.assign_rows(host::ewise<TC>(*a.p, *b.p, op, add));
+      }
+    }
     auto M = host::make_mask(mask, C.nrows(), C.ncols());
     oriented<TA> a(A, desc.transpose_a);
     oriented<TB> b(B, desc.transpose_b);
@@ -434,7 +467,9 @@ void apply(Matrix<TC>& C, const Mask& mask, const Accum& accum, const UnaryOp& f
     // Unmasked, without an accumulator: a matrix in rows or hypersparse rows
     // is read as it is stored (no tile copy), and C becomes the result.
     if constexpr (std::is_same_v<Mask, no_mask_t> && std::is_same_v<Accum, no_accum_t>) {
-      if (const auto* r = desc.transpose_a ? nullptr : A.row_form()) return C.assign_rows(detail::host::apply<TC>(*r, f));
+      // (the same pattern: A's tile count serves the storage rule)
+      if (const auto* r = desc.transpose_a ? nullptr : A.row_form())
+        return C.assign_rows(detail::host::apply<TC>(*r, f), A.ntiles());
       if (const auto* h = desc.transpose_a ? nullptr : A.hyper_form())
         return C.assign_hyper(detail::host::apply<TC>(*h, f));
     }
@@ -486,6 +521,16 @@ void transpose(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Matrix
                                                         {"the mask", detail::where_mask(mask, C.location())}});
   if (where == backend::cuda) return detail::transpose_cuda(C, mask, accum, A, tr, desc);
   detail::guard_alloc([&] {
+    // Unmasked, without an accumulator, A in rows: C becomes A's rows transposed.
+    if constexpr (std::is_same_v<Mask, no_mask_t> && std::is_same_v<Accum, no_accum_t>) {
+      if (A.row_form() && detail::rows_fit(ac)) {
+        // A' has as many tiles as A.
+        detail::row_operand<TA> a(A, tr);
+        if constexpr (std::is_same_v<TC, TA>)
+          if (a.p == &a.owned) return C.assign_rows(std::move(a.owned), A.ntiles());
+        return C.assign_rows(detail::host::apply<TC>(*a.p, identity{}), A.ntiles());
+      }
+    }
     auto M = detail::host::make_mask(mask, C.nrows(), C.ncols());
     detail::oriented<TA> a(A, tr);
     auto T = detail::host::apply<TC>(*a, identity{});
@@ -494,21 +539,29 @@ void transpose(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Matrix
 }
 
 // ------------------------------------------------------------- reductions
+namespace detail {
+// The fold of A's values as stored (tiles, rows or hypersparse rows: no copy).
+template <class S, class Monoid, class T>
+S reduce_all_host(const Monoid& monoid, const Matrix<T>& A) {
+  bool has = false;
+  if (const auto* r = A.row_form()) return host::reduce_values<S>(r->values.data(), r->values.size(), monoid, has);
+  if (const auto* h = A.hyper_form()) return host::reduce_values<S>(h->values.data(), h->values.size(), monoid, has);
+  return host::reduce_all<S>(A.tiles(), monoid, has);
+}
+}  // namespace detail
+
 // The fold of every entry of A under the monoid; its identity if A is empty.
 template <class T, class Monoid>
 T reduce(const Monoid& monoid, const Matrix<T>& A) {
   if (A.location() == backend::cuda) return detail::reduce_cuda<T>(monoid, A);
-  bool has = false;
-  return detail::guard_alloc([&] { return detail::host::reduce_all<T>(*detail::tile_view<T>(A), monoid, has); });
+  return detail::guard_alloc([&] { return detail::reduce_all_host<T>(monoid, A); });
 }
 
 // s = accum(s, fold of A) (GrB_Matrix_reduce to a scalar with accumulator).
 template <class S, class Accum, class Monoid, class T>
 void reduce(S& s, const Accum& accum, const Monoid& monoid, const Matrix<T>& A) {
-  bool has = false;
-  const S t = A.location() == backend::cuda
-                  ? detail::reduce_cuda<S>(monoid, A)
-                  : detail::guard_alloc([&] { return detail::host::reduce_all<S>(*detail::tile_view<T>(A), monoid, has); });
+  const S t = A.location() == backend::cuda ? detail::reduce_cuda<S>(monoid, A)
+                                             : detail::guard_alloc([&] { return detail::reduce_all_host<S>(monoid, A); });
   if constexpr (std::is_same_v<Accum, no_accum_t>) s = t;
   else s = tgb::detail::accumulate<S>(accum, s, t);
 }
@@ -540,6 +593,14 @@ void reduce(Vector<TW>& w, const Mask& mask, const Accum& accum, const Fold& fol
         detail::cuda::reduce_rows<TW>(*a, detail::coded_monoid{detail::monoid_code<Monoid>::value}, t.values.data(),
                                       t.present.data(), s);
       }
+    } else if (A.row_form() || A.hyper_form()) {
+      // Rows (or hypersparse rows) read in place; a column fold needs no transpose.
+      auto fold = [&](const auto& rows) {
+        if (desc.transpose_a) detail::host::reduce_cols(rows, monoid, t.values.data(), t.present.data());
+        else detail::host::reduce_rows(rows, monoid, t.values.data(), t.present.data());
+      };
+      if (const auto* r = A.row_form()) fold(detail::host::row_list_of(*r));
+      else fold(detail::host::row_list_of(*A.hyper_form()));
     } else {
       detail::oriented<TA> a(A, desc.transpose_a);
       detail::host::reduce_rows(*a, monoid, t.values.data(), t.present.data());

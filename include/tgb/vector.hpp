@@ -318,6 +318,13 @@ class Vector {
   // operation so that a throwing operation leaves the output unchanged).
   // The host one is for host vectors, the device one for device vectors.
   void assign_bitmap(detail::vector_bitmap<T>&& b) noexcept { v_.swap(b); }
+  // Updates the host bitmap in place with f(bitmap), which must not throw
+  // (an index-wise update that allocates nothing: GrB_assign over all
+  // indices, for one).
+  template <class F>
+  void update_bitmap(F&& f) noexcept {
+    f(v_);
+  }
   void assign_device(detail::device_vector<T>&& d) noexcept { *dev_ = std::move(d); }
   void swap(Vector& o) noexcept {
     v_.swap(o.v_);

@@ -48,15 +48,26 @@ backend vector_residence(const char* op, const Vector<TW>& w, const Mask& mask,
   return where;
 }
 
+// f(a) on A as stored: its rows or hypersparse rows as a host::row_list, or
+// its tiles (the matrix-vector kernels take either).
+template <class TA, class F>
+void read_rows_or_tiles(const Matrix<TA>& A, F&& f) {
+  if (const csr_matrix<TA>* r = A.row_form()) f(host::row_list_of(*r));
+  else if (const hyper_matrix<TA>* h = A.hyper_form()) f(host::row_list_of(*h));
+  else f(A.tiles());
+}
+
 template <class TW, class Mask, class Accum, class Semiring, class TA, class TU>
 void mxv_host(Vector<TW>& w, const Mask& mask, const Accum& accum, const Semiring& semiring, const Matrix<TA>& A,
               const Vector<TU>& u, const descriptor& desc) {
   guard_alloc([&] {
     const auto M = host::make_vector_mask(mask, w.size(), "mxv");
-    // A' u is the push form of u' A over A's own tiles: no transpose is made.
-    const tile_view<TA> a(A);
-    vector_bitmap<TW> t = desc.transpose_a ? host::vxm_push<TW, true>(*a, u.bitmap(), semiring, M)
-                                           : host::mxv_pull<TW, true>(*a, u.bitmap(), semiring, M);
+    // A' u is the push form of u' A over A as stored: no transpose is made.
+    vector_bitmap<TW> t;
+    read_rows_or_tiles(A, [&](const auto& a) {
+      t = desc.transpose_a ? host::vxm_push<TW, true>(a, u.bitmap(), semiring, M)
+                           : host::mxv_pull<TW, true>(a, u.bitmap(), semiring, M);
+    });
     w.assign_bitmap(host::vector_writeback(w.bitmap(), M, accum, desc.replace, std::move(t), true));
   });
 }
@@ -67,9 +78,11 @@ void vxm_host(Vector<TW>& w, const Mask& mask, const Accum& accum, const Semirin
   guard_alloc([&] {
     const auto M = host::make_vector_mask(mask, w.size(), "vxm");
     // u' A' is the pull form of A u: no transpose is made.
-    const tile_view<TA> a(A);
-    vector_bitmap<TW> t = desc.transpose_b ? host::mxv_pull<TW, false>(*a, u.bitmap(), semiring, M)
-                                           : host::vxm_push<TW, false>(*a, u.bitmap(), semiring, M);
+    vector_bitmap<TW> t;
+    read_rows_or_tiles(A, [&](const auto& a) {
+      t = desc.transpose_b ? host::mxv_pull<TW, false>(a, u.bitmap(), semiring, M)
+                           : host::vxm_push<TW, false>(a, u.bitmap(), semiring, M);
+    });
     w.assign_bitmap(host::vector_writeback(w.bitmap(), M, accum, desc.replace, std::move(t), true));
   });
 }
@@ -128,11 +141,14 @@ void assign_host(Vector<TW>& w, const Mask& mask, const Accum& accum, const Vect
   guard_alloc([&] {
     const auto M = host::make_vector_mask(mask, w.size(), "assign");
     const vector_bitmap<TU>& ub = u.bitmap();
-    w.assign_bitmap(host::vector_assign(w.bitmap(), M, accum, desc.replace, I, [&](index_t k, TW& x) {
+    auto src = [&](index_t k, TW& x) {
       if (!ub.present[k]) return false;
       x = cast<TW>(ub.values[k]);
       return true;
-    }));
+    };
+    if (I.is_all())
+      return w.update_bitmap([&](vector_bitmap<TW>& b) { host::vector_assign_all(b, M, accum, desc.replace, src); });
+    w.assign_bitmap(host::vector_assign(w.bitmap(), M, accum, desc.replace, I, src));
   });
 }
 
@@ -148,12 +164,15 @@ void assign_scalar_host(Vector<TW>& w, const Mask& mask, const Accum& accum, con
     const auto M = host::make_vector_mask(mask, w.size(), "assign");
     // A repeated index would write (or delete) the same position twice:
     // drop the repeats so that each position is written once.
-    const index_list J = has_repeats(I, w.size()) ? without_repeats(I, w.size()) : I;
-    w.assign_bitmap(host::vector_assign(w.bitmap(), M, accum, desc.replace, J, [&](index_t, TW& out) {
+    auto src = [&](index_t, TW& out) {
       if (!x) return false;
       out = *x;
       return true;
-    }));
+    };
+    if (I.is_all())
+      return w.update_bitmap([&](vector_bitmap<TW>& b) { host::vector_assign_all(b, M, accum, desc.replace, src); });
+    const index_list J = has_repeats(I, w.size()) ? without_repeats(I, w.size()) : I;
+    w.assign_bitmap(host::vector_assign(w.bitmap(), M, accum, desc.replace, J, src));
   });
 }
 

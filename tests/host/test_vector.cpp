@@ -542,7 +542,18 @@ TEST_CASE("Vector operations leave w unchanged when an allocation fails", "[vect
   sweep("mxv", [&](Vector<double>& w) { mxv(w, m, plus{}, plus_times, A, u); });
   sweep("vxm", [&](Vector<double>& w) { vxm(w, complement(m), no_accum, min_plus, u, A, descriptor{}.with_replace()); });
   sweep("ewise_add", [&](Vector<double>& w) { ewise_add(w, m, plus{}, plus{}, u, w); });
-  sweep("assign", [&](Vector<double>& w) { assign(w, m, no_accum, u, all); });
+  std::vector<index_t> every(300);
+  for (index_t i = 0; i < 300; ++i) every[i] = i;
+  sweep("assign", [&](Vector<double>& w) { assign(w, m, no_accum, u, index_list(every)); });
+  // Over all indices assign works in place and allocates nothing: it
+  // succeeds with every allocation failing, with the listed form's answer.
+  {
+    Vector<double> want = w0, got = w0;
+    assign(want, m, no_accum, u, index_list(every));
+    oracle::failing_resource r(0);
+    CHECK(oracle::run_with(r, [&] { assign(got, m, no_accum, u, all); }));
+    CHECK(got == want);
+  }
   sweep("assign scalar", [&](Vector<double>& w) { assign(w, m, no_accum, 2.0, {0, 5, 5}); });
   sweep("extract", [&](Vector<double>& w) { extract(w, no_mask, no_accum, u, all); });
 }

@@ -10,8 +10,9 @@
 // A matrix is stored in one form at a time, on the host or on the device.
 // Operations that work on tiles read a row-form matrix through a tile copy
 // made for the operation (detail::tile_view, detail::device_tile_view); the
-// row methods of mxm (row saxpy, row dot) and the exports read the rows
-// themselves. On the device, rows have the same 32-bit columns
+// row methods of mxm (row saxpy, row dot), the exports and, on the host,
+// mxv/vxm, the reductions and the unmasked transpose, apply, select and
+// element-wise operations read the rows themselves (host/row_list.hpp). On the device, rows have the same 32-bit columns
 // (device_row_matrix), so a move between host and device copies them as they are.
 #pragma once
 
@@ -22,6 +23,7 @@
 
 #include "tgb/config.hpp"
 #include "tgb/detail/buffer.hpp"
+#include "tgb/detail/host/threads.hpp"
 #include "tgb/detail/tile_storage.hpp"
 #include "tgb/error.hpp"
 
@@ -177,16 +179,57 @@ csr_matrix<T> csr_of(const tile_matrix<T>& m, bool transpose, bool with_values =
   return c;
 }
 
-// A row form's transpose, with its values.
+// A row form's transpose (with its values unless with_values is false): a
+// counting sort by column, in parallel over blocks of rows (each block its
+// own counts per column, blocks in row order, so every row of the transpose
+// lists its columns increasing, whatever the thread count).
 template <class T>
 csr_matrix<T> transpose_csr(const csr_matrix<T>& m, bool with_values = true) {
+  check_rows_fit(m.p.nrows);
+  const index_t nr = m.p.nrows, nc = m.p.ncols;
+  const offset_t nz = m.p.nnz();
   csr_matrix<T> t;
-  t.p = transpose_rows(m.p, with_values);
-  if (!with_values) return t;
-  const offset_t nz = t.p.nnz();
-  t.values = buffer<T>(static_cast<std::size_t>(nz));
-  for (offset_t e = 0; e < nz; ++e) t.values[e] = m.values[t.p.src[e]];
-  t.p.src = buffer<offset_t>();
+  t.p.nrows = nc;
+  t.p.ncols = nr;
+  t.p.rowptr = buffer<offset_t>(static_cast<std::size_t>(nc) + 1, offset_t(0));
+  t.p.colidx = buffer<row_col_t>(static_cast<std::size_t>(nz));
+  if (with_values) t.values = buffer<T>(static_cast<std::size_t>(nz));
+  // Blocks only where the per-block counts (nc each) stay below the entries.
+  const index_t nb = nz > 65536 ? std::max<index_t>(1, std::min<index_t>(host::max_threads(), nz / std::max<index_t>(nc, 1))) : 1;
+  buffer<index_t> first(static_cast<std::size_t>(nb) + 1);  // block b: rows first[b] to first[b + 1]
+  for (index_t b = 0; b <= nb; ++b)
+    first[b] = b == nb ? nr
+                       : static_cast<index_t>(std::upper_bound(m.p.rowptr.data(), m.p.rowptr.data() + nr + 1, nz * b / nb) -
+                                              m.p.rowptr.data()) - 1;
+  first[0] = 0;
+  buffer<offset_t> count(static_cast<std::size_t>(nb * nc), offset_t(0));
+  const offset_t* rp = m.p.rowptr.data();
+  const row_col_t* ci = m.p.colidx.data();
+#pragma omp parallel for schedule(static, 1) if (nb > 1)
+  for (index_t b = 0; b < nb; ++b) {
+    offset_t* c = count.data() + b * nc;
+    for (offset_t e = rp[first[b]]; e < rp[first[b + 1]]; ++e) ++c[ci[e]];
+  }
+  offset_t* tp = t.p.rowptr.data();
+  for (index_t j = 0; j < nc; ++j) {
+    offset_t at = tp[j];
+    for (index_t b = 0; b < nb; ++b) {
+      const offset_t k = count[b * nc + j];
+      count[b * nc + j] = at;
+      at += k;
+    }
+    tp[j + 1] = at;
+  }
+#pragma omp parallel for schedule(static, 1) if (nb > 1)
+  for (index_t b = 0; b < nb; ++b) {
+    offset_t* next = count.data() + b * nc;
+    for (index_t i = first[b]; i < first[b + 1]; ++i)
+      for (offset_t e = rp[i]; e < rp[i + 1]; ++e) {
+        const offset_t q = next[ci[e]]++;
+        t.p.colidx[q] = static_cast<row_col_t>(i);
+        if (with_values) t.values[q] = m.values[e];
+      }
+  }
   return t;
 }
 

@@ -3,6 +3,7 @@
 // write-back.
 #pragma once
 
+#include <limits>
 #include <vector>
 
 #include "tgb/detail/host/mask.hpp"
@@ -142,6 +143,61 @@ hyper_matrix<TC> apply(const hyper_matrix<TA>& A, const F& f) {
   hyper_matrix<TC> T;
   T.p = A.p;
   T.values = apply_values<TC>(A.values, f);
+  return T;
+}
+
+// Union (add = true) or intersection of two row forms of one shape; op where
+// both are stored, cast through op's domain as the tile routine does.
+template <class TC, class TA, class TB, class Op>
+csr_matrix<TC> ewise(const csr_matrix<TA>& A, const csr_matrix<TB>& B, const Op& op, bool add) {
+  using D = op_domain_t<Op, TA, TB>;
+  const index_t n = A.p.nrows;
+  csr_matrix<TC> T;
+  T.p.nrows = n;
+  T.p.ncols = A.p.ncols;
+  T.p.rowptr = buffer<offset_t>(static_cast<std::size_t>(n) + 1);
+  T.p.rowptr[0] = 0;
+  const bool par = A.p.nnz() + B.p.nnz() > 65536;
+  // Walks row i of both; emit(col, a or null, b or null) for each output entry.
+  auto merge = [&](index_t i, auto&& emit) {
+    offset_t p = A.p.rowptr[i], q = B.p.rowptr[i];
+    const offset_t pe = A.p.rowptr[i + 1], qe = B.p.rowptr[i + 1];
+    while (p < pe || q < qe) {
+      const row_col_t ca = p < pe ? A.p.colidx[p] : std::numeric_limits<row_col_t>::max();
+      const row_col_t cb = q < qe ? B.p.colidx[q] : std::numeric_limits<row_col_t>::max();
+      if (ca == cb) emit(ca, &A.values[p++], &B.values[q++]);
+      else if (ca < cb) {
+        if (add) emit(ca, &A.values[p], static_cast<const TB*>(nullptr));
+        ++p;
+        if (!add && q >= qe) p = pe;
+      } else {
+        if (add) emit(cb, static_cast<const TA*>(nullptr), &B.values[q]);
+        ++q;
+        if (!add && p >= pe) q = qe;
+      }
+    }
+  };
+#pragma omp parallel for schedule(dynamic, 1024) if (par)
+  for (index_t i = 0; i < n; ++i) {
+    offset_t k = 0;
+    merge(i, [&](row_col_t, const TA*, const TB*) { ++k; });
+    T.p.rowptr[i + 1] = k;
+  }
+  for (index_t i = 0; i < n; ++i) T.p.rowptr[i + 1] += T.p.rowptr[i];
+  const offset_t nz = T.p.rowptr[n];
+  T.p.colidx = buffer<row_col_t>(static_cast<std::size_t>(nz));
+  T.values = buffer<TC>(static_cast<std::size_t>(nz));
+#pragma omp parallel for schedule(dynamic, 1024) if (par)
+  for (index_t i = 0; i < n; ++i) {
+    offset_t o = T.p.rowptr[i];
+    merge(i, [&](row_col_t c, const TA* a, const TB* b) {
+      T.p.colidx[o] = c;
+      if (a && b) T.values[o] = cast<TC>(op(cast<D>(*a), cast<D>(*b)));
+      else if (a) T.values[o] = cast<TC>(cast<D>(*a));
+      else T.values[o] = cast<TC>(cast<D>(*b));
+      ++o;
+    });
+  }
   return T;
 }
 

@@ -236,6 +236,41 @@ vector_bitmap<TW> vector_assign(const vector_bitmap<TW>& w, const Mask& mask, co
   }
 }
 
+// vector_assign over all indices (I = all), in place: position i of w
+// depends only on w(i), src(i) and mask(i), read before w(i) is written, so
+// w may also be the source or the mask; nothing is allocated, so nothing can
+// fail halfway.
+template <class TW, class Mask, class Accum, class Src>
+void vector_assign_all(vector_bitmap<TW>& w, const Mask& mask, const Accum& accum, bool replace, const Src& src) {
+  constexpr bool has_accum = !std::is_same_v<Accum, no_accum_t>;
+  index_t delta = 0;
+#pragma omp parallel for reduction(+ : delta) schedule(static) if (w.n > kParallelVector)
+  for (index_t i = 0; i < w.n; ++i) {
+    const bool hw = w.present[i];
+    if (!mask(i)) {
+      if (replace && hw) {
+        w.present[i] = 0;
+        --delta;
+      }
+      continue;
+    }
+    TW x{};
+    const bool hs = src(i, x);
+    if (hs) {
+      if constexpr (has_accum) w.values[i] = hw ? tgb::detail::accumulate<TW>(accum, w.values[i], x) : x;
+      else w.values[i] = x;
+      if (!hw) {
+        w.present[i] = 1;
+        ++delta;
+      }
+    } else if (!has_accum && hw) {
+      w.present[i] = 0;
+      --delta;
+    }
+  }
+  w.nvals += delta;
+}
+
 // t(k) = u(I[k]) for k < count, cast to TW (GrB_Vector_extract's T).
 template <class TW, class TU>
 vector_bitmap<TW> vector_extract(const vector_bitmap<TU>& u, const index_list& I, index_t count) {

@@ -8,6 +8,10 @@
 //     the outputs are split by tile column among the threads, so each output
 //     is owned by one thread and folded in increasing k whatever the thread
 //     count (results are deterministic).
+// A matrix in rows (or hypersparse rows) is read as it is stored, through a
+// host::row_list: the pull takes rows in chunks, the push splits the output
+// columns among the threads (by_column_parts), so each output is folded in
+// increasing k there too.
 // A transposed operand is never copied: A' u is the push over A and u' A' the
 // pull. `matrix_first` orders the multiply's operands: mul(A(i,k), u(k)) for
 // mxv, mul(u(k), A(k,j)) for vxm (it matters for first, second, minus ...).
@@ -15,9 +19,11 @@
 #pragma once
 
 #include <algorithm>
+#include <utility>
 #include <vector>
 
 #include "tgb/detail/host/threads.hpp"
+#include "tgb/detail/host/row_list.hpp"
 #include "tgb/detail/host/vector_elementwise.hpp"
 #include "tgb/detail/tile_storage.hpp"
 
@@ -160,6 +166,80 @@ vector_bitmap<TW> vxm_push(const tile_matrix<TA>& A, const vector_bitmap<TU>& u,
     }
   }
   w.nvals = count;
+  return w;
+}
+
+// ---- rows (host::row_list) -----------------------------------------------------
+
+template <class TW, bool MatrixFirst, bool Full, class Col, class TA, class TU, class Semiring, class Mask>
+vector_bitmap<TW> mxv_pull_rows(const row_list<Col, TA>& A, const vector_bitmap<TU>& u, const Semiring& s,
+                                const Mask& mask, vector_bitmap<TW>&& w) {
+  index_t count = 0;
+#pragma omp parallel for schedule(dynamic, 256) reduction(+ : count) if (A.entries() > kParallelTiles)
+  for (index_t k = 0; k < A.nvec; ++k) {
+    const index_t i = A.id(k);
+    if (!mask(i)) continue;
+    TW acc{};
+    bool has = false;
+    for (offset_t q = A.ptr[k], qe = A.ptr[k + 1]; q < qe; ++q) {
+      const index_t c = static_cast<index_t>(A.col[q]);
+      if (!Full && !u.present[c]) continue;
+      const TW v = multiply<MatrixFirst>(s, cast<TW>(A.val[q]), cast<TW>(u.values[c]));
+      acc = has ? static_cast<TW>(s.add(acc, v)) : v;
+      has = true;
+      if (s.add.is_terminal(acc)) break;
+    }
+    if (has) {
+      w.values[i] = acc;
+      w.present[i] = 1;
+      ++count;
+    }
+  }
+  w.nvals = count;
+  return std::move(w);
+}
+
+template <class TW, bool MatrixFirst, class Col, class TA, class TU, class Semiring, class Mask>
+vector_bitmap<TW> mxv_pull(const row_list<Col, TA>& A, const vector_bitmap<TU>& u, const Semiring& s,
+                           const Mask& mask) {
+  vector_bitmap<TW> w(A.nrows);
+  if (u.nvals == 0 || A.entries() == 0) return w;
+  // A full u (PageRank's) skips the presence test.
+  return u.nvals == u.n ? mxv_pull_rows<TW, MatrixFirst, true>(A, u, s, mask, std::move(w))
+                        : mxv_pull_rows<TW, MatrixFirst, false>(A, u, s, mask, std::move(w));
+}
+
+template <class TW, bool MatrixFirst, class Col, class TA, class TU, class Semiring, class Mask>
+vector_bitmap<TW> vxm_push(const row_list<Col, TA>& A, const vector_bitmap<TU>& u, const Semiring& s,
+                           const Mask& mask) {
+  vector_bitmap<TW> w(A.ncols);
+  if (u.nvals == 0 || A.entries() == 0) return w;
+  // The stored rows u touches, increasing, and their entries.
+  std::vector<index_t> active;
+  offset_t touched = 0;
+  for (index_t k = 0; k < A.nvec; ++k)
+    if (u.present[A.id(k)] && A.ptr[k + 1] > A.ptr[k]) {
+      active.push_back(k);
+      touched += A.ptr[k + 1] - A.ptr[k];
+    }
+  // The column split searches every active row once per part: worth it only
+  // where rows are long enough to pay for the searches.
+  const bool parallel = touched > kParallelTiles && touched >= 16 * offset_t(active.size());
+  by_column_parts(A, active, parallel, [&](index_t k, offset_t first, offset_t last) {
+    const TW x = cast<TW>(u.values[A.id(k)]);
+    for (offset_t e = first; e < last; ++e) {
+      const index_t j = static_cast<index_t>(A.col[e]);
+      if (!mask(j)) continue;
+      if (w.present[j]) {
+        if (s.add.is_terminal(w.values[j])) continue;
+        w.values[j] = static_cast<TW>(s.add(w.values[j], multiply<MatrixFirst>(s, cast<TW>(A.val[e]), x)));
+      } else {
+        w.values[j] = multiply<MatrixFirst>(s, cast<TW>(A.val[e]), x);
+        w.present[j] = 1;
+      }
+    }
+  });
+  w.recount();
   return w;
 }
 

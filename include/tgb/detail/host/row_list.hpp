@@ -1,0 +1,64 @@
+// tgb host backend: the stored rows of a matrix in rows or hypersparse rows,
+// as the kernels that read them in place take them (matrix-vector products,
+// reductions): the k-th stored row is row id(k), its entries ptr[k] to
+// ptr[k + 1], columns increasing.
+#pragma once
+
+#include <algorithm>
+
+#include "tgb/detail/host/threads.hpp"
+#include "tgb/detail/hyper_storage.hpp"
+#include "tgb/detail/row_storage.hpp"
+
+namespace tgb::detail::host {
+
+template <class Col, class TA>
+struct row_list {
+  index_t nrows = 0, ncols = 0, nvec = 0;
+  const index_t* ids = nullptr;  // nullptr: the k-th row is row k
+  const offset_t* ptr = nullptr;
+  const Col* col = nullptr;
+  const TA* val = nullptr;
+  index_t id(index_t k) const { return ids ? ids[k] : k; }
+  offset_t entries() const { return nvec ? ptr[nvec] : 0; }
+};
+template <class TA>
+row_list<row_col_t, TA> row_list_of(const csr_matrix<TA>& m) {
+  return {m.p.nrows, m.p.ncols, m.p.nrows, nullptr, m.p.rowptr.data(), m.p.colidx.data(), m.values.data()};
+}
+template <class TA>
+row_list<index_t, TA> row_list_of(const hyper_matrix<TA>& m) {
+  return {m.p.nrows, m.p.ncols, m.p.nvec(), m.p.row.data(), m.p.ptr.data(), m.p.colidx.data(), m.values.data()};
+}
+
+// Column-owned work over the rows `active` (stored-row numbers, increasing):
+// the columns are split into parts, a few per thread, and body(k, first,
+// last) runs for each active row k on its entries [first, last) whose columns
+// lie in the part; every column is owned by one part, and its entries are
+// visited in increasing row order whatever the thread count (deterministic
+// folds without atomics). `parallel` picks the split.
+template <class Col, class TA, class Rows, class Body>
+void by_column_parts(const row_list<Col, TA>& A, const Rows& active, bool parallel, Body&& body) {
+  const int nthreads = parallel ? max_threads() : 1;
+  const index_t nparts = nthreads > 1 ? std::min<index_t>(std::max<index_t>(A.ncols, 1), index_t(nthreads) * 2) : 1;
+#pragma omp parallel for schedule(dynamic, 1) if (nparts > 1)
+  for (index_t part = 0; part < nparts; ++part) {
+    // Balanced bounds without the product ncols * part (hypersparse widths).
+    const index_t q = A.ncols / nparts, rem = A.ncols % nparts;
+    const index_t c0 = q * part + std::min(part, rem), c1 = q * (part + 1) + std::min(part + 1, rem);
+    for (index_t k : active) {
+      offset_t first = A.ptr[k];
+      const offset_t end = A.ptr[k + 1];
+      if (part > 0) first = std::lower_bound(A.col + first, A.col + end, static_cast<Col>(c0)) - A.col;
+      offset_t last = first;
+      if (part + 1 < nparts) {
+        while (last < end && static_cast<index_t>(A.col[last]) < c1) ++last;
+      } else {
+        last = end;
+      }
+      if (last > first) body(k, first, last);
+    }
+  }
+}
+
+}  // namespace tgb::detail::host
