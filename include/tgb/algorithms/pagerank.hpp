@@ -5,9 +5,11 @@
 //   PR_i(v) = (1 - d) / n + d * sum over u -> v of PR_{i-1}(u) / outdeg(u)
 //                         + d / n * sum over dangling w (outdeg 0) of PR_{i-1}(w)
 // for a fixed number of iterations (no convergence test), as LAGraph's
-// LAGr_PageRankGX. Each iteration is
+// LAGr_PageRankGX. With A' (the pattern's transpose, made once) each
+// iteration is
 //   w = PR ./ outdeg                     (ewise_mult, non-dangling vertices only)
-//   t = w plus.first A                   (vxm)
+//   t = A' plus.second w                 (mxv: a pull, each vertex summing its
+//                                         in-neighbours' shares in order)
 //   PR = c, then PR += d * t             (assign, apply with accumulator)
 // where c = (1 - d) / n + d / n * (sum of PR - sum of PR over non-dangling).
 //
@@ -18,6 +20,7 @@
 #include <cstdint>
 #include <string>
 
+#include "tgb/algorithms/bfs.hpp"
 #include "tgb/operations.hpp"
 #include "tgb/vector_operations.hpp"
 
@@ -47,10 +50,16 @@ Vector<double> pagerank(const Matrix<T>& A, const pagerank_options& opt = {}) {
   Vector<double> outdeg = detail::row_counts<double>(A);
   outdeg.to(where);
   assign(pr, no_mask, no_accum, 1.0 / nd, all);
+  // A' as a pattern: the pull over it needs no atomics on the GPU and no
+  // column split on the host, where the push over A needs either.
+  const Matrix<bool> P = detail::graph_pattern(A, false);
+  Matrix<bool> AT(n, n);
+  AT.to(where);
+  transpose(AT, no_mask, no_accum, P);
   Vector<double> w(n, where), t(n, where), held(n, where);
   for (int it = 0; it < opt.iterations; ++it) {
     ewise_mult(w, no_mask, no_accum, div{}, pr, outdeg);
-    vxm(t, no_mask, no_accum, plus_first, w, A);
+    mxv(t, no_mask, no_accum, plus_second, AT, w);
     // The rank held by dangling vertices: all of it minus the non-dangling part.
     ewise_mult(held, no_mask, no_accum, first{}, pr, outdeg);
     const double dangling = reduce(plus_monoid{}, pr) - reduce(plus_monoid{}, held);
