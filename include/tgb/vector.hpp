@@ -14,6 +14,8 @@
 
 #include <memory>
 
+#include <cstdint>
+#include <cstring>
 #include <iterator>
 #include <optional>
 #include <string>
@@ -51,11 +53,19 @@ struct vector_bitmap {
     present.swap(o.present);
   }
   // After a backend wrote the presence bytes itself.
+  // Eight presence bytes at a time: the high bit of each nonzero byte, counted.
   void recount() noexcept {
     index_t k = 0;
     const std::uint8_t* p = present.data();
-#pragma omp parallel for simd reduction(+ : k) schedule(static) if (n > 1 << 20)
-    for (index_t i = 0; i < n; ++i) k += p[i] != 0;
+    const index_t words = n / 8;
+    constexpr std::uint64_t low7 = 0x7F7F7F7F7F7F7F7FULL;
+#pragma omp parallel for reduction(+ : k) schedule(static) if (n > 1 << 20)
+    for (index_t q = 0; q < words; ++q) {
+      std::uint64_t w;
+      std::memcpy(&w, p + 8 * q, 8);
+      k += __builtin_popcountll((((w & low7) + low7) | w) & ~low7);
+    }
+    for (index_t i = 8 * words; i < n; ++i) k += p[i] != 0;
     nvals = k;
   }
 };

@@ -259,3 +259,33 @@ TEST_CASE("Vector assign over all indices, in place: w as its own mask and sourc
       }
   }
 }
+
+TEST_CASE("Vector assign over all indices with a bool value mask holding false entries", "[forms][assign]") {
+  // Bellman-Ford's `better`: stored false admits nothing; a word of eight
+  // stored falses is skipped whole.
+  for (index_t n : {0, 7, 8, 9, 64, 301}) {
+    Vector<bool> m(n);
+    Vector<double> w(n), u(n);
+    for (index_t i = 0; i < n; ++i) {
+      if (i % 3 == 0 || (i >= 16 && i < 24)) m.set(i, i % 2 == 0 && !(i >= 16 && i < 24));
+      if (i % 2) w.set(i, double(i));
+      if (i % 5) u.set(i, 10.0 * double(i));
+    }
+    for (int rep = 0; rep < 2; ++rep) {
+      Vector<double> x = w;
+      assign(x, m, no_accum, u, all, descriptor{}.with_replace(rep == 1));
+      vector_oracle::vmap<double> want;
+      for (index_t i = 0; i < n; ++i) {
+        const bool admit = m.get(i).value_or(false);
+        if (admit) {
+          if (u.get(i)) want[i] = *u.get(i);
+        } else if (!rep && w.get(i)) {
+          want[i] = *w.get(i);
+        }
+      }
+      INFO("n " << n << " replace " << rep);
+      CHECK(vector_oracle::show(vector_oracle::to_vmap(x)) == vector_oracle::show(want));
+      CHECK(x.nvals() == static_cast<index_t>(want.size()));
+    }
+  }
+}

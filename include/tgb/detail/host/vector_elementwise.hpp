@@ -5,6 +5,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstring>
 #include <string>
 #include <type_traits>
 
@@ -71,6 +72,27 @@ index_t fill_count(index_t n, const F& f) {
   return k;
 }
 
+// fill_count over the i where a (or b, where given) stores an entry (every
+// one of them with AllOf): blocks of 8 positions absent from them are
+// skipped a word at a time, so a sparse operand costs n / 8 word tests. f
+// still sees only those positions' own presence, so skipping is only a
+// saving; the result's presence must start zeroed (vector_bitmap(n) is).
+template <bool AllOf = false, class F>
+index_t fill_count_present(index_t n, const std::uint8_t* a, const std::uint8_t* b, const F& f) {
+  const index_t words = n / 8;
+  index_t k = 0;
+#pragma omp parallel for reduction(+ : k) schedule(static) if (n > kParallelVector)
+  for (index_t q = 0; q < words; ++q) {
+    std::uint64_t wa, wb = 0;
+    std::memcpy(&wa, a + 8 * q, 8);
+    if (b) std::memcpy(&wb, b + 8 * q, 8);
+    if ((AllOf && b) ? (wa == 0 || wb == 0) : (wa | wb) == 0) continue;
+    for (index_t i = 8 * q; i < 8 * q + 8; ++i) k += f(i) ? 1 : 0;
+  }
+  for (index_t i = 8 * words; i < n; ++i) k += f(i) ? 1 : 0;
+  return k;
+}
+
 // ---- write-back ---------------------------------------------------------------
 // w<m, replace> = accum(w, t), as a new bitmap. t_within_mask: t has entries
 // only where the mask admits (a masked mxv computes only those), so with no
@@ -114,7 +136,7 @@ template <class TW, class TU, class TV, class Op>
 vector_bitmap<TW> vector_ewise(const vector_bitmap<TU>& u, const vector_bitmap<TV>& v, const Op& op, bool add) {
   using D = op_domain_t<Op, TU, TV>;
   vector_bitmap<TW> t(u.n);
-  t.nvals = fill_count(u.n, [&](index_t i) {
+  auto f = [&](index_t i) {
     const bool hu = u.present[i], hv = v.present[i];
     if (hu && hv) t.values[i] = cast<TW>(op(cast<D>(u.values[i]), cast<D>(v.values[i])));
     else if (add && hu) t.values[i] = cast<TW>(cast<D>(u.values[i]));
@@ -122,7 +144,9 @@ vector_bitmap<TW> vector_ewise(const vector_bitmap<TU>& u, const vector_bitmap<T
     else return false;
     t.present[i] = 1;
     return true;
-  });
+  };
+  t.nvals = add ? fill_count_present<false>(u.n, u.present.data(), v.present.data(), f)
+                : fill_count_present<true>(u.n, u.present.data(), v.present.data(), f);
   return t;
 }
 
@@ -134,12 +158,14 @@ vector_bitmap<TW> vector_ewise_union(const vector_bitmap<TU>& u, const SA& alpha
   using D = op_domain_t<Op, TU, TV>;
   const D a = cast<D>(alpha), b = cast<D>(beta);
   vector_bitmap<TW> t(u.n);
-  t.nvals = fill_count(u.n, [&](index_t i) {
+  t.nvals = fill_count_present(u.n, u.present.data(), v.present.data(), [&](index_t i) {
     const bool hu = u.present[i], hv = v.present[i];
-    if (hu && hv) t.values[i] = cast<TW>(op(cast<D>(u.values[i]), cast<D>(v.values[i])));
-    else if (hu) t.values[i] = cast<TW>(op(cast<D>(u.values[i]), b));
-    else if (hv) t.values[i] = cast<TW>(op(a, cast<D>(v.values[i])));
-    else return false;
+    if (!hu && !hv) return false;
+    // (selects rather than branches: a dense operand, Bellman-Ford's d, is
+    // read at every position)
+    const D x = hu ? cast<D>(u.values[i]) : a;
+    const D y = hv ? cast<D>(v.values[i]) : b;
+    t.values[i] = cast<TW>(op(x, y));
     t.present[i] = 1;
     return true;
   });
@@ -150,7 +176,7 @@ vector_bitmap<TW> vector_ewise_union(const vector_bitmap<TU>& u, const SA& alpha
 template <class TW, class TU, class F>
 vector_bitmap<TW> vector_apply(const vector_bitmap<TU>& u, const F& f) {
   vector_bitmap<TW> t(u.n);
-  t.nvals = fill_count(u.n, [&](index_t i) {
+  t.nvals = fill_count_present(u.n, u.present.data(), nullptr, [&](index_t i) {
     if (!u.present[i]) return false;
     t.values[i] = cast<TW>(f(u.values[i]));
     t.present[i] = 1;
@@ -164,7 +190,7 @@ vector_bitmap<TW> vector_apply(const vector_bitmap<TU>& u, const F& f) {
 template <class TW, class TU, class F, class Y>
 vector_bitmap<TW> vector_apply_index(const vector_bitmap<TU>& u, const F& f, const Y& thunk) {
   vector_bitmap<TW> t(u.n);
-  t.nvals = fill_count(u.n, [&](index_t i) {
+  t.nvals = fill_count_present(u.n, u.present.data(), nullptr, [&](index_t i) {
     if (!u.present[i]) return false;
     t.values[i] = cast<TW>(f(u.values[i], i, index_t(0), thunk));
     t.present[i] = 1;
@@ -177,7 +203,7 @@ vector_bitmap<TW> vector_apply_index(const vector_bitmap<TU>& u, const F& f, con
 template <class TW, class TU, class Pred, class Y>
 vector_bitmap<TW> vector_select(const vector_bitmap<TU>& u, const Pred& pred, const Y& thunk) {
   vector_bitmap<TW> t(u.n);
-  t.nvals = fill_count(u.n, [&](index_t i) {
+  t.nvals = fill_count_present(u.n, u.present.data(), nullptr, [&](index_t i) {
     if (!u.present[i] || !static_cast<bool>(pred(u.values[i], i, index_t(0), thunk))) return false;
     t.values[i] = cast<TW>(u.values[i]);
     t.present[i] = 1;
@@ -243,16 +269,15 @@ vector_bitmap<TW> vector_assign(const vector_bitmap<TW>& w, const Mask& mask, co
 template <class TW, class Mask, class Accum, class Src>
 void vector_assign_all(vector_bitmap<TW>& w, const Mask& mask, const Accum& accum, bool replace, const Src& src) {
   constexpr bool has_accum = !std::is_same_v<Accum, no_accum_t>;
-  index_t delta = 0;
-#pragma omp parallel for reduction(+ : delta) schedule(static) if (w.n > kParallelVector)
-  for (index_t i = 0; i < w.n; ++i) {
+  // The change at i: -1, 0 or +1 entries.
+  auto at = [&](index_t i) -> int {
     const bool hw = w.present[i];
     if (!mask(i)) {
       if (replace && hw) {
         w.present[i] = 0;
-        --delta;
+        return -1;
       }
-      continue;
+      return 0;
     }
     TW x{};
     const bool hs = src(i, x);
@@ -261,13 +286,41 @@ void vector_assign_all(vector_bitmap<TW>& w, const Mask& mask, const Accum& accu
       else w.values[i] = x;
       if (!hw) {
         w.present[i] = 1;
-        ++delta;
+        return 1;
       }
     } else if (!has_accum && hw) {
       w.present[i] = 0;
-      --delta;
+      return -1;
+    }
+    return 0;
+  };
+  index_t delta = 0;
+  if constexpr (Mask::active) {
+    if (!mask.complement) {
+      // Only where the mask stores an entry (or, with replace, w holds one)
+      // can w change: 8 such positions absent are skipped a word at a time
+      // (a sparse mask, BFS's frontier, costs n / 8).
+      // A bool value mask (Bellman-Ford's `better`) is tested by its values
+      // too: stored false admits nothing.
+      using U = std::remove_cv_t<std::remove_pointer_t<decltype(mask.values)>>;
+      const bool by_values = std::is_same_v<U, bool> && !mask.structural;
+      const index_t words = w.n / 8;
+#pragma omp parallel for reduction(+ : delta) schedule(static) if (w.n > kParallelVector)
+      for (index_t q = 0; q < words; ++q) {
+        std::uint64_t m, v = ~std::uint64_t(0), held = 0;
+        std::memcpy(&m, mask.present + 8 * q, 8);
+        if (by_values) std::memcpy(&v, reinterpret_cast<const unsigned char*>(mask.values) + 8 * q, 8);
+        if (replace) std::memcpy(&held, w.present.data() + 8 * q, 8);
+        if ((m & v) | held)
+          for (index_t i = 8 * q; i < 8 * q + 8; ++i) delta += at(i);
+      }
+      for (index_t i = 8 * words; i < w.n; ++i) delta += at(i);
+      w.nvals += delta;
+      return;
     }
   }
+#pragma omp parallel for reduction(+ : delta) schedule(static) if (w.n > kParallelVector)
+  for (index_t i = 0; i < w.n; ++i) delta += at(i);
   w.nvals += delta;
 }
 
@@ -303,6 +356,14 @@ TS vector_reduce(const vector_bitmap<TU>& u, const Monoid& m, bool& has) {
     TS acc{};
     bool any = false;
     for (index_t i = c * chunk; i < e; ++i) {
+      if ((i & 7) == 0 && i + 8 <= e) {  // 8 absent positions skipped at once
+        std::uint64_t word;
+        std::memcpy(&word, u.present.data() + i, 8);
+        if (!word) {
+          i += 7;
+          continue;
+        }
+      }
       if (!u.present[i]) continue;
       if (!any) {
         acc = cast<TS>(u.values[i]);
