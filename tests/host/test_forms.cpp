@@ -123,14 +123,15 @@ TEST_CASE("Element-wise operations and transpose read every form", "[forms][ewis
 
 TEST_CASE("mxv and vxm read every form and fold in increasing k whatever the thread count", "[forms][mxv]") {
   std::mt19937_64 rng(13);
-  // Long rows (60 entries a row) so that the push splits its columns over the threads.
-  const index_t n = 400;
+  // Long rows (about 100 entries a row, 10^5 in all) so that the push splits
+  // its columns over the threads (row kernels go parallel past 2^16 entries).
+  const index_t n = 1000;
   Matrix<double> A0(n, n);
   {
     std::vector<index_t> r, c;
     std::vector<double> v;
     std::uniform_real_distribution<double> val(-1, 1);
-    std::bernoulli_distribution keep(0.15);
+    std::bernoulli_distribution keep(0.1);
     for (index_t i = 0; i < n; ++i)
       for (index_t j = 0; j < n; ++j)
         if (keep(rng)) r.push_back(i), c.push_back(j), v.push_back(val(rng));

@@ -57,16 +57,26 @@ void check_graph_source(const char* algo, const Matrix<T>& A, index_t source) {
                         " is not a vertex of a graph with " + std::to_string(A.nrows()) + " vertices");
 }
 
-// The edges of A as a bool pattern, optionally with A' added.
+// On the host the vector algorithms keep their matrices in rows whatever the
+// storage rule would pick: mxv, vxm, reduce and transpose read rows in place,
+// and faster than tiles (a tile-dense graph such as bcsstk33 included).
+template <class T>
+void rows_on_host(Matrix<T>& M) {
+  if (M.location() == backend::host) M.set_storage(storage_control::rows);
+}
+
+// The edges of A as a bool pattern, optionally with A' added (in rows on the host).
 template <class T>
 Matrix<bool> graph_pattern(const Matrix<T>& A, bool symmetrize) {
   const index_t n = A.nrows();
   Matrix<bool> P(n, n);
   P.to(A.location());
+  rows_on_host(P);
   apply(P, no_mask, no_accum, one{}, A);
   if (symmetrize) {
     Matrix<bool> S(n, n);
     S.to(A.location());
+    rows_on_host(S);
     ewise_add(S, no_mask, no_accum, lor{}, P, P, descriptor{}.with_transpose_b());
     P.swap(S);
   }
@@ -100,6 +110,7 @@ bfs_result bfs(const Matrix<T>& A, index_t source, const bfs_options& opt = {}) 
   if (automatic) {
     Matrix<std::int64_t> Pi(n, n);
     Pi.to(where);
+    detail::rows_on_host(Pi);
     apply(Pi, no_mask, no_accum, one{}, P);
     reduce(deg, no_mask, no_accum, plus_monoid{}, Pi);  // a host vector, wherever Pi lives
     deg.to(where);
@@ -124,6 +135,7 @@ bfs_result bfs(const Matrix<T>& A, index_t source, const bfs_options& opt = {}) 
       if (!have_at) {
         AT = Matrix<bool>(n, n);
         AT.to(A.location());
+        detail::rows_on_host(AT);
         transpose(AT, no_mask, no_accum, P);
         have_at = true;
       }

@@ -54,9 +54,10 @@ Vector<double> pagerank(const Matrix<T>& A, const pagerank_options& opt = {}) {
   // column split on the host, where the push over A needs either.
   const Matrix<bool> P = detail::graph_pattern(A, false);
   Matrix<bool> AT(n, n);
-  // The device keeps a transpose in tiles (it does not re-apply the storage
-  // rule), and its tile pull is slow on skewed rows: ask for rows there.
-  if (where == backend::cuda) AT.set_storage(storage_control::rows);
+  // In rows on both backends: the device keeps a transpose in tiles (it does
+  // not re-apply the storage rule) and its tile pull is slow on skewed rows;
+  // the host's row pull beats its tile pull (detail::rows_on_host).
+  AT.set_storage(storage_control::rows);
   AT.to(where);
   transpose(AT, no_mask, no_accum, P);
   Vector<double> w(n, where), t(n, where), held(n, where);

@@ -31,6 +31,11 @@ row_list<index_t, TA> row_list_of(const hyper_matrix<TA>& m) {
   return {m.p.nrows, m.p.ncols, m.p.nvec(), m.p.row.data(), m.p.ptr.data(), m.p.colidx.data(), m.values.data()};
 }
 
+// Below this many entries a row kernel runs on one thread: a parallel region
+// costs tens of microseconds to wake the threads (OMP_WAIT_POLICY=passive),
+// more than a gather over a few thousand entries (PageRank on ca-GrQc).
+inline constexpr offset_t kParallelRowEntries = offset_t(1) << 16;
+
 // Column-owned work over the rows `active` (stored-row numbers, increasing):
 // the columns are split into parts, a few per thread, and body(k, first,
 // last) runs for each active row k on its entries [first, last) whose columns

@@ -176,7 +176,7 @@ template <class TW, bool MatrixFirst, bool Full, class Col, class TA, class TU, 
 vector_bitmap<TW> mxv_pull_rows(const row_list<Col, TA>& A, const vector_bitmap<TU>& u, const Semiring& s,
                                 const Mask& mask, vector_bitmap<TW>&& w) {
   index_t count = 0;
-#pragma omp parallel for schedule(dynamic, 256) reduction(+ : count) if (A.entries() > kParallelTiles)
+#pragma omp parallel for schedule(dynamic, 256) reduction(+ : count) if (A.entries() > kParallelRowEntries)
   for (index_t k = 0; k < A.nvec; ++k) {
     const index_t i = A.id(k);
     if (!mask(i)) continue;
@@ -239,7 +239,7 @@ vector_bitmap<TW> vxm_push(const row_list<Col, TA>& A, const vector_bitmap<TU>& 
   }
   // The column split searches every active row once per part: worth it only
   // where rows are long enough to pay for the searches.
-  const bool parallel = touched > kParallelTiles && touched >= 16 * offset_t(active.size());
+  const bool parallel = touched > kParallelRowEntries && touched >= 16 * offset_t(active.size());
   by_column_parts(A, active, parallel, [&](index_t k, offset_t first, offset_t last) {
     const TW x = cast<TW>(u.values[A.id(k)]);
     for (offset_t e = first; e < last; ++e) {
