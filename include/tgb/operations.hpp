@@ -469,7 +469,7 @@ void apply(Matrix<TC>& C, const Mask& mask, const Accum& accum, const UnaryOp& f
     if constexpr (std::is_same_v<Mask, no_mask_t> && std::is_same_v<Accum, no_accum_t>) {
       // (the same pattern: A's tile count serves the storage rule)
       if (const auto* r = desc.transpose_a ? nullptr : A.row_form())
-        return C.assign_rows(detail::host::apply<TC>(*r, f), A.ntiles());
+        return C.assign_rows(detail::host::apply<TC>(*r, f), C.storage() == storage_control::automatic ? A.ntiles() : -1);
       if (const auto* h = desc.transpose_a ? nullptr : A.hyper_form())
         return C.assign_hyper(detail::host::apply<TC>(*h, f));
     }
@@ -526,9 +526,10 @@ void transpose(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Matrix
       if (A.row_form() && detail::rows_fit(ac)) {
         // A' has as many tiles as A.
         detail::row_operand<TA> a(A, tr);
+        const offset_t nt = C.storage() == storage_control::automatic ? A.ntiles() : -1;
         if constexpr (std::is_same_v<TC, TA>)
-          if (a.p == &a.owned) return C.assign_rows(std::move(a.owned), A.ntiles());
-        return C.assign_rows(detail::host::apply<TC>(*a.p, identity{}), A.ntiles());
+          if (a.p == &a.owned) return C.assign_rows(std::move(a.owned), nt);
+        return C.assign_rows(detail::host::apply<TC>(*a.p, identity{}), nt);
       }
     }
     auto M = detail::host::make_mask(mask, C.nrows(), C.ncols());

@@ -87,6 +87,13 @@ void vxm_host(Vector<TW>& w, const Mask& mask, const Accum& accum, const Semirin
   });
 }
 
+// Assign over all indices updates w in place only with no accumulator or a
+// predefined one: a user's accumulator goes the way it went before (built
+// aside; it must not throw, as every user operator run inside the host's
+// OpenMP loops).
+template <class Accum>
+inline constexpr bool in_place_accum = std::is_same_v<Accum, no_accum_t> || op_code<Accum>::value >= 0;
+
 // Every vector operand has w's size.
 inline void check_same_size(const char* op, index_t w, std::initializer_list<std::pair<const char*, index_t>> others) {
   for (const auto& [name, n] : others)
@@ -146,7 +153,7 @@ void assign_host(Vector<TW>& w, const Mask& mask, const Accum& accum, const Vect
       x = cast<TW>(ub.values[k]);
       return true;
     };
-    if (I.is_all())
+    if (I.is_all() && in_place_accum<Accum>)
       return w.update_bitmap([&](vector_bitmap<TW>& b) { host::vector_assign_all(b, M, accum, desc.replace, src); });
     w.assign_bitmap(host::vector_assign(w.bitmap(), M, accum, desc.replace, I, src));
   });
@@ -169,7 +176,7 @@ void assign_scalar_host(Vector<TW>& w, const Mask& mask, const Accum& accum, con
       out = *x;
       return true;
     };
-    if (I.is_all())
+    if (I.is_all() && in_place_accum<Accum>)
       return w.update_bitmap([&](vector_bitmap<TW>& b) { host::vector_assign_all(b, M, accum, desc.replace, src); });
     const index_list J = has_repeats(I, w.size()) ? without_repeats(I, w.size()) : I;
     w.assign_bitmap(host::vector_assign(w.bitmap(), M, accum, desc.replace, J, src));

@@ -290,3 +290,4 @@ TEST_CASE("Vector assign over all indices with a bool value mask holding false e
     }
   }
 }
+
