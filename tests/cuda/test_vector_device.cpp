@@ -421,6 +421,50 @@ TEST_CASE("device mxv on a large matrix: merge path over rows, hub tile rows", "
   merge_case<float>(rng, max_first, "max_first fp32");
 }
 
+// More tile rows than the block-per-tile-row pull takes (2,048): the warp per
+// tile row, reading a row's entries one at a time (sparse tiles) and four at
+// a time (dense tiles); and a matrix in rows whose rows are all short (lane
+// groups, no long-row pass).
+TEST_CASE("device mxv over many tile rows: sparse and dense tiles, short rows", "[vector][device]") {
+  std::mt19937_64 rng(83);
+  const index_t n = 40000;
+  std::vector<index_t> r, c;
+  std::vector<double> v;
+  auto put = [&](index_t i, index_t j) {
+    r.push_back(i);
+    c.push_back(j);
+    v.push_back(oracle::random_value<double>(rng, false));
+  };
+  for (index_t i = 0; i < n; ++i) put(i, i), put(i, (i * 7919 + 5) % n);
+  const auto sparse = Matrix<double>::from_coo(n, n, r, c, v, first{});
+  r.clear(), c.clear(), v.clear();
+  for (index_t i = 0; i < n; ++i) {
+    for (index_t j = i / 16 * 16; j < i / 16 * 16 + 16; ++j) put(i, j);
+    put(i, (i + 16) % n);
+  }
+  const auto dense = Matrix<double>::from_coo(n, n, r, c, v, first{});
+  for (const Matrix<double>* M : {&sparse, &dense})
+    for (int rows = 0; rows < 2; ++rows)
+      for (double ud : {1.0, 0.3})
+        for (int masked = 0; masked < 2; ++masked) {
+          const Matrix<double> Ad = in_form(*M, rows, backend::cuda);
+          const auto u = random_vector<double>(rng, n, ud);
+          const auto m = random_vector<int>(rng, n, 0.5);
+          Vector<double> wh(n), wg(n, backend::cuda);
+          if (masked) {
+            mxv(wh, m, no_accum, plus_times, *M, u);
+            mxv(wg, von(m, backend::cuda), no_accum, plus_times, Ad, von(u, backend::cuda));
+          } else {
+            mxv(wh, no_mask, no_accum, plus_times, *M, u);
+            mxv(wg, no_mask, no_accum, plus_times, Ad, von(u, backend::cuda));
+          }
+          wg.to(backend::host);
+          INFO((M == &sparse ? "sparse tiles" : "dense tiles") << (rows ? ", in rows" : ", in tiles") << ", u density "
+                                                               << ud << (masked ? ", masked" : ""));
+          REQUIRE(vdiff(to_vmap(wg), to_vmap(wh)) == "");
+        }
+}
+
 namespace {
 
 // Runs op(w, mask, accum, desc, where) on copies of w0 on both backends over

@@ -100,6 +100,18 @@ struct device_tile_matrix {
 // A matrix in row form on the device (docs/tile-format.md, "Two forms"):
 // CSR with each row's columns increasing, 32-bit column indices (the form
 // is used only where ncols fits them: rows_fit).
+// A count computed on first use and kept with the object it describes:
+// copies keep it, and readers racing to compute it store the same value.
+struct lazy_count {
+  std::atomic<offset_t> value{-1};
+  lazy_count() = default;
+  lazy_count(const lazy_count& o) noexcept : value(o.value.load()) {}
+  lazy_count& operator=(const lazy_count& o) noexcept {
+    value = o.value.load();
+    return *this;
+  }
+};
+
 template <class T>
 struct device_row_matrix {
   index_t nrows = 0, ncols = 0;
@@ -107,6 +119,10 @@ struct device_row_matrix {
   device_buffer<offset_t> row_ptr;     // nrows + 1
   device_buffer<std::int32_t> col;     // nnz
   device_buffer<T> values;             // nnz
+  // The longest row's entry count, found by the first pull over rows that
+  // needs it (-1 until then; the row pointers never change after
+  // construction, so the count stays true).
+  mutable lazy_count longest;
 };
 
 template <class T>

@@ -132,6 +132,7 @@ struct vector_operand {
   index_t nrows = 0, ncols = 0;
   offset_t nnz = 0;
   const T* values = nullptr;
+  std::atomic<offset_t>* longest = nullptr;  // rows: the matrix's cached longest row (lazy_count)
 };
 template <class T, class TA>
 vector_operand<T> vector_operand_of(const device_operand<TA>& A, bool with_values) {
@@ -140,7 +141,7 @@ vector_operand<T> vector_operand_of(const device_operand<TA>& A, bool with_value
   o.ncols = A.ncols();
   o.nnz = A.nnz();
   if (A.tiles) o.tiles = &A.tiles->pat;
-  else o.row_ptr = A.rows->row_ptr.data(), o.col = A.rows->col.data();
+  else o.row_ptr = A.rows->row_ptr.data(), o.col = A.rows->col.data(), o.longest = &A.rows->longest.value;
   if constexpr (std::is_same_v<T, TA>)
     if (with_values) o.values = A.tiles ? A.tiles->values.data() : A.rows->values.data();
   return o;

@@ -3,10 +3,11 @@
 // byte per element, as on the host.
 //   pull (t = A u): one warp per tile row of A; lane r of each half-warp takes
 //     row r of every other tile of the tile row, and the halves combine at
-//     the end; for A in rows, from kMergeFrom (2^18) entries without a mask,
-//     the merge path (every thread the same share of rows and entries), else
-//     a group of lanes per row (a power of two near the mean row length) and
-//     a shuffle reduction. Rows the mask refuses are not computed.
+//     the end; for A in rows, a group of lanes per row (pull_lanes), each
+//     lane four entries a turn, and a shuffle reduction; rows past long_len
+//     (hubs) go to a block each or, from kMergeFrom (2^18) entries without a
+//     mask, the whole product takes the merge path (every thread the same
+//     share of rows and entries). Rows the mask refuses are not computed.
 //   push (t = A' u): the same walks over the rows of A that u stores, each
 //     product folded into t(j) by an atomic form of the add monoid (native
 //     atomics for plus, min and max where the hardware has them, a
@@ -105,10 +106,13 @@ __device__ inline tile_row_span row_in_tile(const pattern_ref& A, offset_t tt, i
 }
 
 // ---- pull ------------------------------------------------------------------
-// One warp per tile row (blocks of 256 threads: 8 tile rows).
-template <bool MatrixFirst, class T, class Semiring>
-__global__ void k_pull_tiles(pattern_ref A, const T* av, const T* u, const std::uint8_t* up,
-                             const std::uint8_t* admit, Semiring s, T* t, std::uint8_t* tp) {
+// One warp per tile row (blocks of 256 threads: 8 tile rows). A lane's row in
+// a tile is read U entries a turn, their loads in flight together (U = 4 for
+// tiles of 4 or more entries a row on average, else 1: r66).
+template <bool MatrixFirst, int U, class T, class Semiring>
+__global__ void k_pull_tiles(pattern_ref A, const T* __restrict__ av, const T* __restrict__ u,
+                             const std::uint8_t* __restrict__ up, const std::uint8_t* __restrict__ admit, Semiring s,
+                             T* __restrict__ t, std::uint8_t* __restrict__ tp) {
   const index_t I = (blockIdx.x * index_t(blockDim.x) + threadIdx.x) / 32;
   if (I >= A.tile_rows) return;  // whole warps leave together
   const int lane = threadIdx.x & 31, r = lane & 15, half = lane >> 4;
@@ -119,12 +123,23 @@ __global__ void k_pull_tiles(pattern_ref A, const T* av, const T* u, const std::
   if (open) {
     for (offset_t tt = A.tile_ptr[I] + half, te = A.tile_ptr[I + 1]; tt < te; tt += 2) {
       const tile_row_span sp = row_in_tile(A, tt, r);
-      for (int q = sp.q0; q < sp.q1; ++q) {
-        const offset_t e = sp.e0 + q;
-        const index_t k = sp.col0 + A.col_idx[e];
-        if (up && !up[k]) continue;
-        const T v = vmul<MatrixFirst>(s, av ? av[e] : T{}, u[k]);
-        fold_pair(acc, has, v, true, s.add);
+      for (int q = sp.q0; q < sp.q1; q += U) {
+        index_t k[U];
+        T a[U], x[U];
+        bool h[U];
+#pragma unroll
+        for (int c = 0; c < U; ++c) {
+          h[c] = q + c < sp.q1;
+          k[c] = h[c] ? sp.col0 + A.col_idx[sp.e0 + q + c] : 0;
+          a[c] = h[c] && av ? av[sp.e0 + q + c] : T{};
+        }
+#pragma unroll
+        for (int c = 0; c < U; ++c) {
+          h[c] = h[c] && (!up || up[k[c]]);
+          x[c] = h[c] ? u[k[c]] : T{};
+        }
+#pragma unroll
+        for (int c = 0; c < U; ++c) fold_pair(acc, has, vmul<MatrixFirst>(s, a[c], x[c]), h[c], s.add);
       }
     }
   }
@@ -137,13 +152,73 @@ __global__ void k_pull_tiles(pattern_ref A, const T* av, const T* u, const std::
   }
 }
 
-// G lanes per row (G a power of two, at most 32). A row longer than
-// long_len (where `longs` is given) is left to k_pull_long_rows: its index
-// goes on the list, and a block folds it there.
+// The same for matrices of few tile rows (too few warps to fill the GPU): a
+// block of 16 half-warps per tile row, half-warp h taking every 16th tile from
+// the h-th; the 16 partial sums of a row fold in order of h.
 template <bool MatrixFirst, class T, class Semiring>
-__global__ void k_pull_rows(index_t nrows, const offset_t* rp, const std::int32_t* col, const T* av, const T* u,
-                            const std::uint8_t* up, const std::uint8_t* admit, Semiring s, int G, T* t,
-                            std::uint8_t* tp, offset_t long_len, index_t* longs, unsigned long long* nlong) {
+__global__ void __launch_bounds__(256) k_pull_tiles_wide(pattern_ref A, const T* __restrict__ av,
+                                                         const T* __restrict__ u, const std::uint8_t* __restrict__ up,
+                                                         const std::uint8_t* __restrict__ admit, Semiring s,
+                                                         T* __restrict__ t, std::uint8_t* __restrict__ tp) {
+  __shared__ T part[16][tile_dim];
+  __shared__ std::uint8_t part_has[16][tile_dim];
+  const index_t I = blockIdx.x;
+  const int r = threadIdx.x & 15, h = threadIdx.x >> 4;
+  const index_t i = I * tile_dim + r;
+  const bool open = i < A.nrows && (!admit || admit[i]);
+  T acc{};
+  bool has = false;
+  if (open) {
+    for (offset_t tt = A.tile_ptr[I] + h, te = A.tile_ptr[I + 1]; tt < te; tt += 16) {
+      const tile_row_span sp = row_in_tile(A, tt, r);
+      for (int q = sp.q0; q < sp.q1; q += 4) {
+        index_t k[4];
+        T a[4], x[4];
+        bool hh[4];
+#pragma unroll
+        for (int c = 0; c < 4; ++c) {
+          hh[c] = q + c < sp.q1;
+          k[c] = hh[c] ? sp.col0 + A.col_idx[sp.e0 + q + c] : 0;
+          a[c] = hh[c] && av ? av[sp.e0 + q + c] : T{};
+        }
+#pragma unroll
+        for (int c = 0; c < 4; ++c) {
+          hh[c] = hh[c] && (!up || up[k[c]]);
+          x[c] = hh[c] ? u[k[c]] : T{};
+        }
+#pragma unroll
+        for (int c = 0; c < 4; ++c) fold_pair(acc, has, vmul<MatrixFirst>(s, a[c], x[c]), hh[c], s.add);
+      }
+    }
+  }
+  part[h][r] = acc;
+  part_has[h][r] = has;
+  __syncthreads();
+  if (h == 0 && i < A.nrows) {
+    for (int o = 1; o < 16; ++o) fold_pair(acc, has, part[o][r], part_has[o][r] != 0, s.add);
+    tp[i] = has;
+    t[i] = has ? acc : T{};
+  }
+}
+
+// Below this many tile rows (two warps' worth of tiles each, 4,096 warps in
+// all), a tile pull takes a block per tile row (k_pull_tiles_wide).
+constexpr index_t kWideTileRowsBelow = 2048;
+
+// Entries a lane of a row pull reads a turn, their loads in flight together.
+constexpr int kPullUnroll = 4;
+
+// G lanes per row (G a power of two, at most 32), each lane kPullUnroll
+// entries a turn (a lane folds its entries in order, e, e + G, ...; then the
+// group by a fixed tree). A row longer than long_len (where `longs` is given)
+// is left to k_pull_long_rows: its index goes on the list, and a block folds
+// it there.
+template <bool MatrixFirst, class T, class Semiring>
+__global__ void k_pull_rows(index_t nrows, const offset_t* __restrict__ rp, const std::int32_t* __restrict__ col,
+                            const T* __restrict__ av, const T* __restrict__ u, const std::uint8_t* __restrict__ up,
+                            const std::uint8_t* __restrict__ admit, Semiring s, int G, T* __restrict__ t,
+                            std::uint8_t* __restrict__ tp, offset_t long_len, index_t* longs,
+                            unsigned long long* nlong) {
   const index_t g = blockIdx.x * index_t(blockDim.x) + threadIdx.x;
   const index_t i = g / G;
   if ((g - (g & 31)) / G >= nrows) return;  // the warp's first row is past the end: the whole warp leaves
@@ -158,11 +233,24 @@ __global__ void k_pull_rows(index_t nrows, const offset_t* rp, const std::int32_
   T acc{};
   bool has = false;
   if (open) {
-    for (offset_t e = rp[i] + lane, ee = rp[i + 1]; e < ee; e += G) {
-      const index_t k = col[e];
-      if (up && !up[k]) continue;
-      const T v = vmul<MatrixFirst>(s, av ? av[e] : T{}, u[k]);
-      fold_pair(acc, has, v, true, s.add);
+    const offset_t ee = rp[i + 1];
+    for (offset_t e = rp[i] + lane; e < ee; e += offset_t(G) * kPullUnroll) {
+      std::int32_t k[kPullUnroll];
+      T a[kPullUnroll], x[kPullUnroll];
+      bool h[kPullUnroll];
+#pragma unroll
+      for (int c = 0; c < kPullUnroll; ++c) {
+        const offset_t q = e + offset_t(c) * G;
+        k[c] = q < ee ? col[q] : -1;
+        a[c] = q < ee && av ? av[q] : T{};
+      }
+#pragma unroll
+      for (int c = 0; c < kPullUnroll; ++c) {
+        h[c] = k[c] >= 0 && (!up || up[k[c]]);
+        x[c] = h[c] ? u[k[c]] : T{};
+      }
+#pragma unroll
+      for (int c = 0; c < kPullUnroll; ++c) fold_pair(acc, has, vmul<MatrixFirst>(s, a[c], x[c]), h[c], s.add);
     }
   }
   warp_fold_pair(acc, has, s.add, G);
@@ -463,12 +551,13 @@ __global__ void k_fill(index_t n, T* p, T v) {
     p[i] = v;
 }
 
-// Row-form pulls past this many entries look for long rows; a row is long
-// past kLongRow entries (or 16 times its group's lanes: 16 turns of its loop).
-constexpr offset_t kLongRowsFrom = offset_t(1) << 18, kLongRow = 256;
+// A row is long past kLongRow entries, or kLongTurns turns of its group's
+// loop; a pull defers long rows to a block each (k_pull_long_rows), or, with
+// no mask and kMergeFrom entries or more, takes the merge path.
+constexpr offset_t kLongRow = 256, kLongTurns = 16;
 
-// Lanes per row for A in rows: the mean row length rounded up to a power of
-// two, within [1, 32].
+// Lanes per row for the push over rows: the mean row length rounded up to a
+// power of two, within [1, 32].
 inline int lanes_per_row(index_t nrows, offset_t nnz) {
   const double mean = nrows ? double(nnz) / double(nrows) : 0.0;
   int g = 1;
@@ -476,10 +565,54 @@ inline int lanes_per_row(index_t nrows, offset_t nnz) {
   return g;
 }
 
-// Row-form pulls past this many entries, without a mask, take the merge path
-// (H100, r52: R-MAT scale 16 and soc-Slashdot0902 1.3-1.4x faster than lane
-// groups; uniform rows of 8, which lane groups fit exactly, 1.15x slower;
-// graphs near 2^17 entries and the small ones faster with lane groups).
+// Lanes per row for the pull over rows: a row of mean length in one turn of
+// kPullUnroll entries a lane, at most 4 lanes (16 entries a turn), then
+// doubled while the matrix has too few rows to give the GPU kPullThreads
+// threads. Measured kernel alone on an H100 (r66, against cuSPARSE SpMV
+// CSR): lap2d (5 a row) 1 or 2 lanes, stencil27 (26) and blocks6 (54) 4,
+// graphs of 5,000-30,000 rows 16 or 32; one rule for all of them.
+constexpr offset_t kPullThreads = offset_t(1) << 17;
+inline int pull_lanes(index_t nrows, offset_t nnz) {
+  const double mean = nrows ? double(nnz) / double(nrows) : 0.0;
+  int g = mean <= kPullUnroll ? 1 : mean <= 2 * kPullUnroll ? 2 : 4;
+  while (g < 32 && offset_t(nrows) * g < kPullThreads) g *= 2;
+  return g;
+}
+
+// The longest row of A (in rows): found once by a kernel and a read-back,
+// then kept with the matrix (device_row_matrix::longest).
+template <class Off>
+__global__ void k_longest_row(index_t n, const Off* __restrict__ rp, unsigned long long* out) {
+  Off m = 0;
+  for (index_t i = blockIdx.x * index_t(blockDim.x) + threadIdx.x; i < n; i += index_t(gridDim.x) * blockDim.x)
+    m = rp[i + 1] - rp[i] > m ? rp[i + 1] - rp[i] : m;
+  for (int o = 16; o > 0; o >>= 1) {
+    const Off other = __shfl_down_sync(kFullWarp, m, o);
+    m = other > m ? other : m;
+  }
+  if ((threadIdx.x & 31) == 0) atomicMax(out, static_cast<unsigned long long>(m));
+}
+template <class T>
+offset_t longest_row(const vector_operand<T>& A, stream_t st) {
+  if (A.longest) {
+    const offset_t known = A.longest->load();
+    if (known >= 0) return known;
+  }
+  device_buffer<unsigned long long> out(1, st);
+  device_zero(out.data(), sizeof(unsigned long long), st);
+  k_longest_row<<<std::min<unsigned>(grid_for(A.nrows, 256), 1024), 256, 0, native(st)>>>(A.nrows, A.row_ptr,
+                                                                                          out.data());
+  check(cudaGetLastError(), "longest row");
+  const offset_t m = static_cast<offset_t>(out.to_host()[0]);
+  if (A.longest) A.longest->store(m);
+  return m;
+}
+
+// Row-form pulls with long rows, from this many entries and without a mask,
+// take the merge path (H100, r52: R-MAT scale 16 and soc-Slashdot0902 1.3-1.4x
+// faster than lane groups with long rows deferred; r66: lane groups with
+// kPullUnroll loads in flight 1.1-1.9x faster than the merge path on matrices
+// without long rows: lap2d, stencil27, blocks6, uniform rows of 8).
 constexpr offset_t kMergeFrom = offset_t(1) << 18;
 
 template <bool MatrixFirst, class T, class Semiring>
@@ -493,15 +626,28 @@ void launch_vector_product(const vector_operand<T>& A, bool push, const device_v
     if (push)
       k_push_tiles<MatrixFirst><<<blocks, 256, 0, cs>>>(p, A.values, u.values.data(), up, admit, s, t.values.data(),
                                                         t.present.data());
+    else if (p.tile_rows > 0 && p.tile_rows < kWideTileRowsBelow)
+      k_pull_tiles_wide<MatrixFirst><<<unsigned(p.tile_rows), 256, 0, cs>>>(p, A.values, u.values.data(), up, admit,
+                                                                           s, t.values.data(), t.present.data());
+    else if (A.nnz >= offset_t(4 * tile_dim) * p.ntiles)  // 4 or more entries a row and tile, on average
+      k_pull_tiles<MatrixFirst, 4><<<blocks, 256, 0, cs>>>(p, A.values, u.values.data(), up, admit, s,
+                                                           t.values.data(), t.present.data());
     else
-      k_pull_tiles<MatrixFirst><<<blocks, 256, 0, cs>>>(p, A.values, u.values.data(), up, admit, s, t.values.data(),
-                                                        t.present.data());
-  } else {
+      k_pull_tiles<MatrixFirst, 1><<<blocks, 256, 0, cs>>>(p, A.values, u.values.data(), up, admit, s,
+                                                           t.values.data(), t.present.data());
+  } else if (push) {
     const int G = lanes_per_row(A.nrows, A.nnz);
+    k_push_rows<MatrixFirst><<<grid_for(offset_t(A.nrows) * G, 256), 256, 0, cs>>>(
+        A.nrows, A.row_ptr, A.col, A.values, u.values.data(), up, admit, s, G, t.values.data(), t.present.data());
+  } else {
+    const int G = pull_lanes(A.nrows, A.nnz);
     const unsigned blocks = grid_for(offset_t(A.nrows) * G, 256);
-    if (push) {
-      k_push_rows<MatrixFirst><<<blocks, 256, 0, cs>>>(A.nrows, A.row_ptr, A.col, A.values, u.values.data(), up,
-                                                       admit, s, G, t.values.data(), t.present.data());
+    const offset_t long_len = std::max<offset_t>(kLongRow, kLongTurns * G * kPullUnroll);
+    const offset_t longest = longest_row(A, st);
+    if (longest <= long_len) {
+      k_pull_rows<MatrixFirst><<<blocks, 256, 0, cs>>>(A.nrows, A.row_ptr, A.col, A.values, u.values.data(), up,
+                                                       admit, s, G, t.values.data(), t.present.data(), 0, nullptr,
+                                                       nullptr);
     } else if (!admit && A.nnz >= kMergeFrom) {
       const offset_t items = offset_t(A.nrows) + A.nnz;
       const int nb = int((items + kMergeItems - 1) / kMergeItems);
@@ -511,14 +657,9 @@ void launch_vector_product(const vector_operand<T>& A, bool push, const device_v
                                                                    t.present.data(), carry.data());
       k_merge_fixup<<<grid_for(offset_t(nb) * 32, 256), 256, 0, cs>>>(nb, A.nrows, carry.data(), s, t.values.data(),
                                                                       t.present.data());
-    } else if (A.nnz < kLongRowsFrom) {
-      k_pull_rows<MatrixFirst><<<blocks, 256, 0, cs>>>(A.nrows, A.row_ptr, A.col, A.values, u.values.data(), up,
-                                                       admit, s, G, t.values.data(), t.present.data(), 0, nullptr,
-                                                       nullptr);
     } else {
       // Rows far past the mean (hubs) would hold their group, and the GPU's
       // tail, for their whole length: a block each folds them instead.
-      const offset_t long_len = std::max<offset_t>(kLongRow, offset_t(16) * G);
       const offset_t most = A.nnz / long_len + 1;
       device_buffer<index_t> longs(static_cast<std::size_t>(most), st);
       device_buffer<unsigned long long> nlong(1, st);
