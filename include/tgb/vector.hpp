@@ -63,7 +63,9 @@ struct vector_bitmap {
     for (index_t q = 0; q < words; ++q) {
       std::uint64_t w;
       std::memcpy(&w, p + 8 * q, 8);
-      k += __builtin_popcountll((((w & low7) + low7) | w) & ~low7);
+      // 0x80 in each nonzero byte, moved to 0x01 and summed by a multiply
+      // (no popcount: without -mpopcnt it is a libgcc call, 15% of a BFS).
+      k += static_cast<index_t>((((((w & low7) + low7) | w) & ~low7) >> 7) * 0x0101010101010101ULL >> 56);
     }
     for (index_t i = 8 * words; i < n; ++i) k += p[i] != 0;
     nvals = k;

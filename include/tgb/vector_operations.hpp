@@ -110,9 +110,36 @@ void vector_finish(const char* op, Vector<TW>& w, const Mask& mask, const Accum&
   w.assign_bitmap(host::vector_writeback(w.bitmap(), M, accum, replace, std::move(t)));
 }
 
+// The same for a result whose value at i depends only on the operands at i,
+// when every operand is full (PageRank's vectors) and the operators are
+// predefined (they cannot throw): written into w in place by
+// vector_assign_all, src(i, x) giving position i's value. Nothing is
+// allocated and nothing can fail halfway. Sparse operands keep the path
+// above, which skips their empty words.
+template <class TW, class Mask, class Accum, class Src>
+void vector_in_place(const char* op, Vector<TW>& w, const Mask& mask, const Accum& accum, bool replace,
+                     const Src& src) {
+  const auto M = host::make_vector_mask(mask, w.size(), op);
+  w.update_bitmap([&](vector_bitmap<TW>& b) {
+    if constexpr (std::is_same_v<Mask, no_mask_t>)
+      if (host::vector_assign_dense(b, accum, src)) return;
+    host::vector_assign_all(b, M, accum, replace, src);
+  });
+}
+
 template <class TW, class Mask, class Accum, class Op, class TU, class TV>
 void ewise_vector_host(const char* op, bool add, Vector<TW>& w, const Mask& mask, const Accum& accum, const Op& f,
                        const Vector<TU>& u, const Vector<TV>& v, const descriptor& desc) {
+  if constexpr (op_code<Op>::value >= 0 && in_place_accum<Accum>) {
+    if (u.nvals() == u.size() && v.nvals() == v.size()) {
+      using D = op_domain_t<Op, TU, TV>;
+      return vector_in_place(op, w, mask, accum, desc.replace,
+                             [&f, U = host::raw(u.bitmap()), V = host::raw(v.bitmap())](index_t i, TW& x) {
+                               x = cast<TW>(f(cast<D>(U.v[i]), cast<D>(V.v[i])));
+                               return true;
+                             });
+    }
+  }
   guard_alloc([&] {
     vector_finish(op, w, mask, accum, desc.replace, host::vector_ewise<TW>(u.bitmap(), v.bitmap(), f, add));
   });
@@ -176,6 +203,9 @@ void assign_scalar_host(Vector<TW>& w, const Mask& mask, const Accum& accum, con
       out = *x;
       return true;
     };
+    if constexpr (std::is_same_v<Mask, no_mask_t> && std::is_same_v<Accum, no_accum_t>)
+      if (I.is_all() && x)  // PageRank's w = c: every position takes x
+        return w.update_bitmap([&](vector_bitmap<TW>& b) { host::vector_fill(b, *x); });
     if (I.is_all() && in_place_accum<Accum>)
       return w.update_bitmap([&](vector_bitmap<TW>& b) { host::vector_assign_all(b, M, accum, desc.replace, src); });
     const index_list J = has_repeats(I, w.size()) ? without_repeats(I, w.size()) : I;
@@ -282,6 +312,14 @@ void apply(Vector<TW>& w, const Mask& mask, const Accum& accum, const UnaryOp& f
   detail::host::check_vector_mask(mask, w.size(), "apply");
   if (detail::vector_residence("apply", w, mask, {{"u", u.location()}}) == backend::cuda)
     return detail::vector_apply_cuda(w, mask, accum, f, u, desc);
+  if constexpr (detail::unary_code<UnaryOp>::value >= 0 && detail::in_place_accum<Accum>) {
+    if (u.nvals() == u.size())
+      return detail::vector_in_place("apply", w, mask, accum, desc.replace,
+                                     [&f, U = detail::host::raw(u.bitmap())](index_t i, TW& x) {
+                                       x = detail::cast<TW>(f(U.v[i]));
+                                       return true;
+                                     });
+  }
   detail::guard_alloc([&] {
     detail::vector_finish("apply", w, mask, accum, desc.replace, detail::host::vector_apply<TW>(u.bitmap(), f));
   });

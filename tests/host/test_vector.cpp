@@ -555,6 +555,33 @@ TEST_CASE("Vector operations leave w unchanged when an allocation fails", "[vect
     CHECK(got == want);
   }
   sweep("assign scalar", [&](Vector<double>& w) { assign(w, m, no_accum, 2.0, {0, 5, 5}); });
+  // Full operands with predefined operators are computed into w in place:
+  // with every allocation failing they succeed, with the values by hand.
+  {
+    Vector<double> full(300), x0(300);
+    for (index_t i = 0; i < 300; ++i) {
+      full.set(i, double(i % 5) + 0.5);
+      x0.set(i, double(i % 3));
+    }
+    auto in_place = [&](const char* name, Vector<double> w, auto op, auto want_at) {
+      oracle::failing_resource r(0);
+      INFO(name);
+      REQUIRE(oracle::run_with(r, [&] { op(w); }));
+      REQUIRE(w.nvals() == 300);
+      for (index_t i = 0; i < 300; ++i) REQUIRE(w.get(i) == std::optional<double>(want_at(i)));
+    };
+    in_place("apply with an accumulator, w full", x0,
+             [&](Vector<double>& w) { apply(w, no_mask, plus{}, bind2nd(times{}, 0.5), full); },
+             [](index_t i) { return double(i % 3) + 0.5 * (double(i % 5) + 0.5); });
+    in_place("ewise_mult into a sparse w", w0,
+             [&](Vector<double>& w) { ewise_mult(w, no_mask, no_accum, tgb::div{}, x0, full); },
+             [](index_t i) { return double(i % 3) / (double(i % 5) + 0.5); });
+    in_place("ewise_add with an accumulator, w full", x0,
+             [&](Vector<double>& w) { ewise_add(w, no_mask, plus{}, times{}, full, full); },
+             [](index_t i) { return double(i % 3) + (double(i % 5) + 0.5) * (double(i % 5) + 0.5); });
+    in_place("assign of a scalar over all", w0, [&](Vector<double>& w) { assign(w, no_mask, no_accum, 3.0, all); },
+             [](index_t) { return 3.0; });
+  }
   sweep("extract", [&](Vector<double>& w) { extract(w, no_mask, no_accum, u, all); });
 }
 

@@ -62,13 +62,41 @@ vector_mask<U> make_vector_mask(const Vector<U>& v, index_t n, const char* op) {
   return make_vector_mask(mask_view<Vector<U>>{&v, false, false}, n, op);
 }
 
+// Raw pointers of a bitmap, taken once and captured by value: a store
+// through a presence byte (uint8_t, which may alias any object) would
+// otherwise make the compiler reload every pointer it reached through a
+// reference after each one.
+template <class T>
+struct raw_in {
+  const T* v;
+  const std::uint8_t* p;
+};
+template <class T>
+struct raw_out {
+  T* v;
+  std::uint8_t* p;
+};
+template <class T>
+raw_in<T> raw(const vector_bitmap<T>& b) {
+  return {b.values.data(), b.present.data()};
+}
+template <class T>
+raw_out<T> raw(vector_bitmap<T>& b) {
+  return {b.values.data(), b.present.data()};
+}
+
 // Runs f(i) over [0, n) (in parallel for large n); f returns whether the
-// result holds an entry at i. Returns how many do.
+// result holds an entry at i. Returns how many do. Each thread runs its own
+// copy of f (kept in registers, out of reach of the stores f makes).
 template <class F>
 index_t fill_count(index_t n, const F& f) {
   index_t k = 0;
-#pragma omp parallel for reduction(+ : k) schedule(static) if (n > kParallelVector)
-  for (index_t i = 0; i < n; ++i) k += f(i) ? 1 : 0;
+#pragma omp parallel reduction(+ : k) if (n > kParallelVector)
+  {
+    const F g = f;
+#pragma omp for schedule(static)
+    for (index_t i = 0; i < n; ++i) k += g(i) ? 1 : 0;
+  }
   return k;
 }
 
@@ -77,19 +105,40 @@ index_t fill_count(index_t n, const F& f) {
 // skipped a word at a time, so a sparse operand costs n / 8 word tests. f
 // still sees only those positions' own presence, so skipping is only a
 // saving; the result's presence must start zeroed (vector_bitmap(n) is).
+// An f that takes (i, dense) is told, by std::true_type, where all 8
+// positions of a word are stored in a and in b (where given): it may skip its
+// presence tests there (full vectors, PageRank's, run without branches).
 template <bool AllOf = false, class F>
 index_t fill_count_present(index_t n, const std::uint8_t* a, const std::uint8_t* b, const F& f) {
+  constexpr bool knows_dense = std::is_invocable_v<const F&, index_t, std::true_type>;
+  // No zero byte in the word: all 8 positions stored.
+  auto all_stored = [](std::uint64_t w) {
+    return ((w - 0x0101010101010101ull) & ~w & 0x8080808080808080ull) == 0;
+  };
   const index_t words = n / 8;
   index_t k = 0;
-#pragma omp parallel for reduction(+ : k) schedule(static) if (n > kParallelVector)
-  for (index_t q = 0; q < words; ++q) {
-    std::uint64_t wa, wb = 0;
-    std::memcpy(&wa, a + 8 * q, 8);
-    if (b) std::memcpy(&wb, b + 8 * q, 8);
-    if ((AllOf && b) ? (wa == 0 || wb == 0) : (wa | wb) == 0) continue;
-    for (index_t i = 8 * q; i < 8 * q + 8; ++i) k += f(i) ? 1 : 0;
+#pragma omp parallel reduction(+ : k) if (n > kParallelVector)
+  {
+    const F g = f;
+    auto call = [&g](index_t i, auto dense) {
+      if constexpr (knows_dense) return g(i, dense);
+      else return g(i);
+    };
+#pragma omp for schedule(static)
+    for (index_t q = 0; q < words; ++q) {
+      std::uint64_t wa, wb = 0;
+      std::memcpy(&wa, a + 8 * q, 8);
+      if (b) std::memcpy(&wb, b + 8 * q, 8);
+      if ((AllOf && b) ? (wa == 0 || wb == 0) : (wa | wb) == 0) continue;
+      if (knows_dense && all_stored(wa) && (!b || all_stored(wb))) {
+        for (index_t i = 8 * q; i < 8 * q + 8; ++i) k += call(i, std::true_type{}) ? 1 : 0;
+      } else {
+        for (index_t i = 8 * q; i < 8 * q + 8; ++i) k += call(i, std::false_type{}) ? 1 : 0;
+      }
+    }
+#pragma omp single nowait
+    for (index_t i = 8 * words; i < n; ++i) k += call(i, std::false_type{}) ? 1 : 0;
   }
-  for (index_t i = 8 * words; i < n; ++i) k += f(i) ? 1 : 0;
   return k;
 }
 
@@ -103,26 +152,30 @@ vector_bitmap<TW> vector_writeback(const vector_bitmap<TW>& w, const Mask& mask,
   constexpr bool has_accum = !std::is_same_v<Accum, no_accum_t>;
   if (!has_accum && (!Mask::active || (replace && t_within_mask))) return std::move(t);
   vector_bitmap<TW> out(w.n);
-  out.nvals = fill_count(w.n, [&](index_t i) {
-    const bool hw = w.present[i], ht = t.present[i];
+  // Positions where neither w nor t holds an entry stay empty whatever the
+  // mask: fill_count_present skips them, and runs dense where both hold one.
+  out.nvals = fill_count_present(w.n, w.present.data(), t.present.data(),
+                                 [&accum, mask, replace, W = raw(w), Tt = raw(t), O = raw(out)](index_t i, auto dense) {
+    constexpr bool both = decltype(dense)::value;
+    const bool hw = both || W.p[i], ht = both || Tt.p[i];
     TW v{};
     bool has = false;
     if (mask(i)) {
       if constexpr (has_accum) {
         has = hw || ht;
-        if (hw && ht) v = tgb::detail::accumulate<TW>(accum, w.values[i], t.values[i]);
-        else if (hw) v = w.values[i];
-        else if (ht) v = t.values[i];
+        if (hw && ht) v = tgb::detail::accumulate<TW>(accum, W.v[i], Tt.v[i]);
+        else if (hw) v = W.v[i];
+        else if (ht) v = Tt.v[i];
       } else {
         has = ht;
-        if (ht) v = t.values[i];
+        if (ht) v = Tt.v[i];
       }
     } else if (!replace && hw) {
       has = true;
-      v = w.values[i];
+      v = W.v[i];
     }
-    out.present[i] = has;
-    if (has) out.values[i] = v;
+    O.p[i] = has;
+    if (has) O.v[i] = v;
     return has;
   });
   return out;
@@ -136,13 +189,13 @@ template <class TW, class TU, class TV, class Op>
 vector_bitmap<TW> vector_ewise(const vector_bitmap<TU>& u, const vector_bitmap<TV>& v, const Op& op, bool add) {
   using D = op_domain_t<Op, TU, TV>;
   vector_bitmap<TW> t(u.n);
-  auto f = [&](index_t i) {
-    const bool hu = u.present[i], hv = v.present[i];
-    if (hu && hv) t.values[i] = cast<TW>(op(cast<D>(u.values[i]), cast<D>(v.values[i])));
-    else if (add && hu) t.values[i] = cast<TW>(cast<D>(u.values[i]));
-    else if (add && hv) t.values[i] = cast<TW>(cast<D>(v.values[i]));
+  auto f = [&op, add, U = raw(u), V = raw(v), R = raw(t)](index_t i, auto dense) {
+    const bool hu = decltype(dense)::value || U.p[i], hv = decltype(dense)::value || V.p[i];
+    if (hu && hv) R.v[i] = cast<TW>(op(cast<D>(U.v[i]), cast<D>(V.v[i])));
+    else if (add && hu) R.v[i] = cast<TW>(cast<D>(U.v[i]));
+    else if (add && hv) R.v[i] = cast<TW>(cast<D>(V.v[i]));
     else return false;
-    t.present[i] = 1;
+    R.p[i] = 1;
     return true;
   };
   t.nvals = add ? fill_count_present<false>(u.n, u.present.data(), v.present.data(), f)
@@ -158,15 +211,16 @@ vector_bitmap<TW> vector_ewise_union(const vector_bitmap<TU>& u, const SA& alpha
   using D = op_domain_t<Op, TU, TV>;
   const D a = cast<D>(alpha), b = cast<D>(beta);
   vector_bitmap<TW> t(u.n);
-  t.nvals = fill_count_present(u.n, u.present.data(), v.present.data(), [&](index_t i) {
-    const bool hu = u.present[i], hv = v.present[i];
+  t.nvals = fill_count_present(u.n, u.present.data(), v.present.data(),
+                               [&op, a, b, U = raw(u), V = raw(v), R = raw(t)](index_t i, auto dense) {
+    const bool hu = decltype(dense)::value || U.p[i], hv = decltype(dense)::value || V.p[i];
     if (!hu && !hv) return false;
     // (selects rather than branches: a dense operand, Bellman-Ford's d, is
     // read at every position)
-    const D x = hu ? cast<D>(u.values[i]) : a;
-    const D y = hv ? cast<D>(v.values[i]) : b;
-    t.values[i] = cast<TW>(op(x, y));
-    t.present[i] = 1;
+    const D x = hu ? cast<D>(U.v[i]) : a;
+    const D y = hv ? cast<D>(V.v[i]) : b;
+    R.v[i] = cast<TW>(op(x, y));
+    R.p[i] = 1;
     return true;
   });
   return t;
@@ -176,10 +230,10 @@ vector_bitmap<TW> vector_ewise_union(const vector_bitmap<TU>& u, const SA& alpha
 template <class TW, class TU, class F>
 vector_bitmap<TW> vector_apply(const vector_bitmap<TU>& u, const F& f) {
   vector_bitmap<TW> t(u.n);
-  t.nvals = fill_count_present(u.n, u.present.data(), nullptr, [&](index_t i) {
-    if (!u.present[i]) return false;
-    t.values[i] = cast<TW>(f(u.values[i]));
-    t.present[i] = 1;
+  t.nvals = fill_count_present(u.n, u.present.data(), nullptr, [&f, U = raw(u), R = raw(t)](index_t i, auto dense) {
+    if (!decltype(dense)::value && !U.p[i]) return false;
+    R.v[i] = cast<TW>(f(U.v[i]));
+    R.p[i] = 1;
     return true;
   });
   return t;
@@ -190,10 +244,11 @@ vector_bitmap<TW> vector_apply(const vector_bitmap<TU>& u, const F& f) {
 template <class TW, class TU, class F, class Y>
 vector_bitmap<TW> vector_apply_index(const vector_bitmap<TU>& u, const F& f, const Y& thunk) {
   vector_bitmap<TW> t(u.n);
-  t.nvals = fill_count_present(u.n, u.present.data(), nullptr, [&](index_t i) {
-    if (!u.present[i]) return false;
-    t.values[i] = cast<TW>(f(u.values[i], i, index_t(0), thunk));
-    t.present[i] = 1;
+  t.nvals = fill_count_present(u.n, u.present.data(), nullptr,
+                               [&f, &thunk, U = raw(u), R = raw(t)](index_t i, auto dense) {
+    if (!decltype(dense)::value && !U.p[i]) return false;
+    R.v[i] = cast<TW>(f(U.v[i], i, index_t(0), thunk));
+    R.p[i] = 1;
     return true;
   });
   return t;
@@ -203,10 +258,10 @@ vector_bitmap<TW> vector_apply_index(const vector_bitmap<TU>& u, const F& f, con
 template <class TW, class TU, class Pred, class Y>
 vector_bitmap<TW> vector_select(const vector_bitmap<TU>& u, const Pred& pred, const Y& thunk) {
   vector_bitmap<TW> t(u.n);
-  t.nvals = fill_count_present(u.n, u.present.data(), nullptr, [&](index_t i) {
-    if (!u.present[i] || !static_cast<bool>(pred(u.values[i], i, index_t(0), thunk))) return false;
-    t.values[i] = cast<TW>(u.values[i]);
-    t.present[i] = 1;
+  t.nvals = fill_count_present(u.n, u.present.data(), nullptr, [&pred, &thunk, U = raw(u), R = raw(t)](index_t i) {
+    if (!U.p[i] || !static_cast<bool>(pred(U.v[i], i, index_t(0), thunk))) return false;
+    R.v[i] = cast<TW>(U.v[i]);
+    R.p[i] = 1;
     return true;
   });
   return t;
@@ -262,6 +317,50 @@ vector_bitmap<TW> vector_assign(const vector_bitmap<TW>& w, const Mask& mask, co
   }
 }
 
+// w = x at every position (assign of a scalar over all indices, no mask and
+// no accumulator), in place.
+template <class TW>
+void vector_fill(vector_bitmap<TW>& w, const TW& x) {
+  TW* const v = w.values.data();
+  std::uint8_t* const p = w.present.data();
+  const index_t n = w.n;
+#pragma omp parallel for schedule(static) firstprivate(v, p, x) if (n > kParallelVector)
+  for (index_t i = 0; i < n; ++i) {
+    v[i] = x;
+    p[i] = 1;
+  }
+  w.nvals = n;
+}
+
+// w = accum(w, src) at every position, in place, where src stores a value at
+// every position (src(i, x) always true: an element-wise op of full vectors)
+// and there is no mask: straight loops the compiler can vectorize. Returns
+// false, doing nothing, where w is not full and there is an accumulator (the
+// caller then takes vector_assign_all).
+template <class TW, class Accum, class Src>
+bool vector_assign_dense(vector_bitmap<TW>& w, const Accum& accum, const Src& src) {
+  constexpr bool has_accum = !std::is_same_v<Accum, no_accum_t>;
+  const index_t n = w.n;
+  if (has_accum && w.nvals != n) return false;
+  TW* const v = w.values.data();
+#pragma omp parallel if (n > kParallelVector)
+  {
+    const Src g = src;
+#pragma omp for schedule(static)
+    for (index_t i = 0; i < n; ++i) {
+      TW x{};
+      g(i, x);
+      if constexpr (has_accum) v[i] = tgb::detail::accumulate<TW>(accum, v[i], x);
+      else v[i] = x;
+    }
+  }
+  if (!has_accum && w.nvals != n) {
+    std::memset(w.present.data(), 1, static_cast<std::size_t>(n));
+    w.nvals = n;
+  }
+  return true;
+}
+
 // vector_assign over all indices (I = all), in place: position i of w
 // depends only on w(i), src(i) and mask(i), read before w(i) is written, so
 // w may also be the source or the mask; nothing is allocated, so nothing can
@@ -269,12 +368,13 @@ vector_bitmap<TW> vector_assign(const vector_bitmap<TW>& w, const Mask& mask, co
 template <class TW, class Mask, class Accum, class Src>
 void vector_assign_all(vector_bitmap<TW>& w, const Mask& mask, const Accum& accum, bool replace, const Src& src) {
   constexpr bool has_accum = !std::is_same_v<Accum, no_accum_t>;
-  // The change at i: -1, 0 or +1 entries.
-  auto at = [&](index_t i) -> int {
-    const bool hw = w.present[i];
+  // The change at i: -1, 0 or +1 entries. Each thread runs its own copy
+  // (raw pointers in registers: see raw_out).
+  auto at = [&accum, &src, mask, replace, W = raw(w)](index_t i) -> int {
+    const bool hw = W.p[i];
     if (!mask(i)) {
       if (replace && hw) {
-        w.present[i] = 0;
+        W.p[i] = 0;
         return -1;
       }
       return 0;
@@ -282,18 +382,19 @@ void vector_assign_all(vector_bitmap<TW>& w, const Mask& mask, const Accum& accu
     TW x{};
     const bool hs = src(i, x);
     if (hs) {
-      if constexpr (has_accum) w.values[i] = hw ? tgb::detail::accumulate<TW>(accum, w.values[i], x) : x;
-      else w.values[i] = x;
+      if constexpr (has_accum) W.v[i] = hw ? tgb::detail::accumulate<TW>(accum, W.v[i], x) : x;
+      else W.v[i] = x;
       if (!hw) {
-        w.present[i] = 1;
+        W.p[i] = 1;
         return 1;
       }
     } else if (!has_accum && hw) {
-      w.present[i] = 0;
+      W.p[i] = 0;
       return -1;
     }
     return 0;
   };
+  const index_t n = w.n;
   index_t delta = 0;
   if constexpr (Mask::active) {
     if (!mask.complement) {
@@ -304,23 +405,33 @@ void vector_assign_all(vector_bitmap<TW>& w, const Mask& mask, const Accum& accu
       // too: stored false admits nothing.
       using U = std::remove_cv_t<std::remove_pointer_t<decltype(mask.values)>>;
       const bool by_values = std::is_same_v<U, bool> && !mask.structural;
-      const index_t words = w.n / 8;
-#pragma omp parallel for reduction(+ : delta) schedule(static) if (w.n > kParallelVector)
-      for (index_t q = 0; q < words; ++q) {
-        std::uint64_t m, v = ~std::uint64_t(0), held = 0;
-        std::memcpy(&m, mask.present + 8 * q, 8);
-        if (by_values) std::memcpy(&v, reinterpret_cast<const unsigned char*>(mask.values) + 8 * q, 8);
-        if (replace) std::memcpy(&held, w.present.data() + 8 * q, 8);
-        if ((m & v) | held)
-          for (index_t i = 8 * q; i < 8 * q + 8; ++i) delta += at(i);
+      const index_t words = n / 8;
+      const std::uint8_t* const held_p = w.present.data();
+#pragma omp parallel reduction(+ : delta) if (n > kParallelVector)
+      {
+        const auto mine = at;
+#pragma omp for schedule(static)
+        for (index_t q = 0; q < words; ++q) {
+          std::uint64_t m, v = ~std::uint64_t(0), held = 0;
+          std::memcpy(&m, mask.present + 8 * q, 8);
+          if (by_values) std::memcpy(&v, reinterpret_cast<const unsigned char*>(mask.values) + 8 * q, 8);
+          if (replace) std::memcpy(&held, held_p + 8 * q, 8);
+          if ((m & v) | held)
+            for (index_t i = 8 * q; i < 8 * q + 8; ++i) delta += mine(i);
+        }
+#pragma omp single nowait
+        for (index_t i = 8 * words; i < n; ++i) delta += mine(i);
       }
-      for (index_t i = 8 * words; i < w.n; ++i) delta += at(i);
       w.nvals += delta;
       return;
     }
   }
-#pragma omp parallel for reduction(+ : delta) schedule(static) if (w.n > kParallelVector)
-  for (index_t i = 0; i < w.n; ++i) delta += at(i);
+#pragma omp parallel reduction(+ : delta) if (n > kParallelVector)
+  {
+    const auto mine = at;
+#pragma omp for schedule(static)
+    for (index_t i = 0; i < n; ++i) delta += mine(i);
+  }
   w.nvals += delta;
 }
 
@@ -350,9 +461,18 @@ TS vector_reduce(const vector_bitmap<TU>& u, const Monoid& m, bool& has) {
   const index_t nchunks = (u.n + chunk - 1) / chunk;
   buffer<TS> part(static_cast<std::size_t>(nchunks));
   buffer<std::uint8_t> part_has(static_cast<std::size_t>(nchunks), std::uint8_t(0));
+  const bool full = u.nvals == u.n;
+  const TU* const uv = u.values.data();
 #pragma omp parallel for schedule(dynamic, 1) if (nchunks > 1)
   for (index_t c = 0; c < nchunks; ++c) {
     const index_t e = std::min(u.n, (c + 1) * chunk);
+    if (full) {  // every position stored: no presence tests, the same order
+      TS acc = cast<TS>(uv[c * chunk]);
+      for (index_t i = c * chunk + 1; i < e && !m.is_terminal(acc); ++i) acc = m(acc, cast<TS>(uv[i]));
+      part[c] = acc;
+      part_has[c] = 1;
+      continue;
+    }
     TS acc{};
     bool any = false;
     for (index_t i = c * chunk; i < e; ++i) {

@@ -176,24 +176,35 @@ template <class TW, bool MatrixFirst, bool Full, class Col, class TA, class TU, 
 vector_bitmap<TW> mxv_pull_rows(const row_list<Col, TA>& A, const vector_bitmap<TU>& u, const Semiring& s,
                                 const Mask& mask, vector_bitmap<TW>&& w) {
   index_t count = 0;
-#pragma omp parallel for schedule(dynamic, 256) reduction(+ : count) if (A.entries() > kParallelRowEntries)
-  for (index_t k = 0; k < A.nvec; ++k) {
-    const index_t i = A.id(k);
-    if (!mask(i)) continue;
-    TW acc{};
-    bool has = false;
-    for (offset_t q = A.ptr[k], qe = A.ptr[k + 1]; q < qe; ++q) {
-      const index_t c = static_cast<index_t>(A.col[q]);
-      if (!Full && !u.present[c]) continue;
-      const TW v = multiply<MatrixFirst>(s, cast<TW>(A.val[q]), cast<TW>(u.values[c]));
-      acc = has ? static_cast<TW>(s.add(acc, v)) : v;
-      has = true;
-      if (s.add.is_terminal(acc)) break;
-    }
-    if (has) {
-      w.values[i] = acc;
-      w.present[i] = 1;
-      ++count;
+  // Each thread keeps its own copies of the pointers (in registers: a store
+  // through w's presence bytes may alias anything reached through memory).
+#pragma omp parallel reduction(+ : count) if (A.entries() > kParallelRowEntries)
+  {
+    const row_list<Col, TA> a = A;
+    const TU* const uv = u.values.data();
+    const std::uint8_t* const up = u.present.data();
+    TW* const wv = w.values.data();
+    std::uint8_t* const wp = w.present.data();
+    const Mask m = mask;
+#pragma omp for schedule(dynamic, 256)
+    for (index_t k = 0; k < a.nvec; ++k) {
+      const index_t i = a.id(k);
+      if (!m(i)) continue;
+      TW acc{};
+      bool has = false;
+      for (offset_t q = a.ptr[k], qe = a.ptr[k + 1]; q < qe; ++q) {
+        const index_t c = static_cast<index_t>(a.col[q]);
+        if (!Full && !up[c]) continue;
+        const TW v = multiply<MatrixFirst>(s, cast<TW>(a.val[q]), cast<TW>(uv[c]));
+        acc = has ? static_cast<TW>(s.add(acc, v)) : v;
+        has = true;
+        if (s.add.is_terminal(acc)) break;
+      }
+      if (has) {
+        wv[i] = acc;
+        wp[i] = 1;
+        ++count;
+      }
     }
   }
   w.nvals = count;
