@@ -338,6 +338,9 @@ class Vector {
     f(v_);
   }
   void assign_device(detail::device_vector<T>&& d) noexcept { *dev_ = std::move(d); }
+  // The device storage, for an operation that replaces it whole and borrows
+  // its arrays meanwhile (null for a host vector).
+  detail::device_vector<T>* device_storage() noexcept { return dev_.get(); }
   void swap(Vector& o) noexcept {
     v_.swap(o.v_);
     dev_.swap(o.dev_);

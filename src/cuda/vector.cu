@@ -7,7 +7,8 @@ namespace tgb::detail::cuda {
 #define TGB_CUDA_VECTOR_PRODUCT(name, add, mul, T)                                                              \
   template device_vector<T> vector_product<T, semiring<add, mul>>(const vector_operand<T>&, bool, bool,               \
                                                                    const device_vector<T>&, const std::uint8_t*, \
-                                                                   const semiring<add, mul>&, stream_t);
+                                                                   const semiring<add, mul>&, stream_t,        \
+                                                                   device_vector<T>*);
 #define TGB_CUDA_VECTOR(T)                                                                                     \
   template device_buffer<std::uint8_t> vector_admits(const device_vector<T>&, bool, bool, stream_t);          \
   template device_vector<T> vector_writeback(const device_vector<T>&, const std::uint8_t*, int, bool,         \

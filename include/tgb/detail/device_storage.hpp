@@ -51,6 +51,7 @@ class device_buffer {
   }
   T* data() const noexcept { return data_; }
   std::size_t size() const noexcept { return size_; }
+  stream_t stream() const noexcept { return stream_; }  // the stream it is freed on
 
   static device_buffer from_host(const T* src, std::size_t n, stream_t s) {
     device_buffer b(n, s);

@@ -152,9 +152,15 @@ vector_operand<T> vector_operand_of(const device_operand<TA>& A, bool with_value
 // atomics in no set order), computed only where admit[i] (null: every i).
 // matrix_first orders the multiply: mul(a, u(k)) for mxv, mul(u(k), a) for
 // vxm. A is read as it is stored (tiles or rows); nothing is transposed.
+// reuse (may be null): a vector of t's size whose contents t replaces whole;
+// its arrays become t's instead of new ones where they belong to `stream`
+// (given back if the call throws: out of memory before any write leaves them
+// as they were; a CUDA error after a launch leaves their contents unspecified,
+// with the count unknown).
 template <class T, class Semiring>
 device_vector<T> vector_product(const vector_operand<T>& A, bool push, bool matrix_first, const device_vector<T>& u,
-                                const std::uint8_t* admit, const Semiring& s, stream_t stream);
+                                const std::uint8_t* admit, const Semiring& s, stream_t stream,
+                                device_vector<T>* reuse = nullptr);
 
 // w<admit, replace> = accum(w, t) (accum_code: -2 none, else op_code), t
 // consumed; t_within_mask: t has nothing outside the mask.

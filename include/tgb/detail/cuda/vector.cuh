@@ -703,7 +703,8 @@ void run_vector_product(const vector_operand<T>& A, bool push, bool matrix_first
 
 template <class T, class Semiring>
 device_vector<T> vector_product(const vector_operand<T>& A, bool push, bool matrix_first, const device_vector<T>& u,
-                                const std::uint8_t* admit, const Semiring& s, stream_t st) {
+                                const std::uint8_t* admit, const Semiring& s, stream_t st,
+                                device_vector<T>* reuse) {  // (declared in api.hpp, reuse defaulting to null)
   const index_t n = push ? A.ncols : A.nrows;
   device_vector<T> t;
   t.n = n;
@@ -712,27 +713,49 @@ device_vector<T> vector_product(const vector_operand<T>& A, bool push, bool matr
   // (and the padding is filled with the rest).
   const std::size_t alloc =
       push && sizeof(T) < 4 ? (static_cast<std::size_t>(n) + 3) / 4 * 4 : static_cast<std::size_t>(n);
-  t.values = device_buffer<T>(alloc, st);
-  t.present = device_buffer<std::uint8_t>(static_cast<std::size_t>(n), st);
-  if (n == 0) {
-    t.nvals = 0;
-    return t;
+  // The caller's w, whose contents t replaces whole: its arrays are borrowed
+  // instead of allocated (no allocation, no free: a few microseconds of a
+  // small product), and handed back if anything throws (an allocation fails
+  // before the first write into them). Only arrays of this stream: they are
+  // freed on the stream they were made on, which must follow these writes.
+  const bool borrow = reuse && reuse->n == n && reuse->values.size() == alloc &&
+                      reuse->present.size() == static_cast<std::size_t>(n) && reuse->values.stream() == st &&
+                      reuse->present.stream() == st;
+  if (borrow) {
+    t.values.swap(reuse->values);
+    t.present.swap(reuse->present);
+  } else {
+    t.values = device_buffer<T>(alloc, st);
+    t.present = device_buffer<std::uint8_t>(static_cast<std::size_t>(n), st);
   }
-  if (push || A.nnz == 0 || A.nrows == 0 || u.nvals == 0) {
-    device_zero(t.present.data(), t.present.size(), st);
-    if (A.nnz == 0 || A.nrows == 0 || u.nvals == 0) {
-      device_zero(t.values.data(), t.values.size() * sizeof(T), st);  // a copy reads nothing unset
+  try {
+    if (n == 0) {
       t.nvals = 0;
       return t;
     }
-    k_fill<<<std::min<unsigned>(grid_for(n, 256), 4096), 256, 0, native(st)>>>(
-        index_t(t.values.size()), t.values.data(), s.add.template identity<T>());  // the padding too
-    check(cudaGetLastError(), "vector fill");
+    if (push || A.nnz == 0 || A.nrows == 0 || u.nvals == 0) {
+      device_zero(t.present.data(), t.present.size(), st);
+      if (A.nnz == 0 || A.nrows == 0 || u.nvals == 0) {
+        device_zero(t.values.data(), t.values.size() * sizeof(T), st);  // a copy reads nothing unset
+        t.nvals = 0;
+        return t;
+      }
+      k_fill<<<std::min<unsigned>(grid_for(n, 256), 4096), 256, 0, native(st)>>>(
+          index_t(t.values.size()), t.values.data(), s.add.template identity<T>());  // the padding too
+      check(cudaGetLastError(), "vector fill");
+    }
+    // A u with every u(k) stored reads no presence bytes (push reads u's
+    // own rows and needs them).
+    const std::uint8_t* up = !push && u.nvals == u.n ? nullptr : u.present.data();
+    run_vector_product(A, push, matrix_first, u, up, admit, s, t, st);
+  } catch (...) {
+    if (borrow) {
+      t.values.swap(reuse->values);
+      t.present.swap(reuse->present);
+      reuse->nvals = -1;  // as they were, or (a CUDA error after a launch) rewritten in part
+    }
+    throw;
   }
-  // A u with every u(k) stored reads no presence bytes (push reads u's
-  // own rows and needs them).
-  const std::uint8_t* up = !push && u.nvals == u.n ? nullptr : u.present.data();
-  run_vector_product(A, push, matrix_first, u, up, admit, s, t, st);
   return t;
 }
 
