@@ -47,30 +47,6 @@ struct oriented {
   const tile_matrix<T>& operator*() const { return *p; }
 };
 
-// A (or A') as rows for an operation's row path: the stored rows as they are,
-// or rows made for this call (a transpose of them, or the tiles read as rows).
-// p is null where rows cannot serve (hypersparse rows, or columns past rows_fit).
-template <class T>
-struct row_operand {
-  csr_matrix<T> owned;
-  const csr_matrix<T>* p = nullptr;
-  row_operand(const Matrix<T>& m, bool transpose) {
-    if (m.hyper_form() || !rows_fit(transpose ? m.nrows() : m.ncols())) return;
-    if (const csr_matrix<T>* r = m.row_form()) {
-      if (!transpose) {
-        p = r;
-        return;
-      }
-      owned = transpose_csr(*r);
-    } else {
-      owned = csr_of(m.tiles(), transpose);
-    }
-    p = &owned;
-  }
-  row_operand(const row_operand&) = delete;
-  row_operand& operator=(const row_operand&) = delete;
-};
-
 // Where an operation runs: where all its operands live. Mixed residence is
 // an error; tgb never copies between host and device behind the caller.
 struct located {
@@ -385,9 +361,9 @@ void ewise(const char* name, bool add, Matrix<TC>& C, const Mask& mask, const Ac
     // row (the other operand read as rows), and C becomes the result.
     if constexpr (std::is_same_v<Mask, no_mask_t> && std::is_same_v<Accum, no_accum_t>) {
       if ((A.row_form() || B.row_form()) && !A.hyper_form() && !B.hyper_form() && rows_fit(C.ncols())) {
-        const row_operand<TA> a(A, desc.transpose_a);
-        const row_operand<TB> b(B, desc.transpose_b);
-        return C.assign_rows(host::ewise<TC>(*a.p, *b.p, op, add));
+        const host::rows_view<TA> a(A, desc.transpose_a);
+        const host::rows_view<TB> b(B, desc.transpose_b);
+        return C.assign_rows(host::ewise<TC>(*a, *b, op, add));
       }
     }
     auto M = host::make_mask(mask, C.nrows(), C.ncols());
@@ -525,11 +501,11 @@ void transpose(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Matrix
     if constexpr (std::is_same_v<Mask, no_mask_t> && std::is_same_v<Accum, no_accum_t>) {
       if (A.row_form() && detail::rows_fit(ac)) {
         // A' has as many tiles as A.
-        detail::row_operand<TA> a(A, tr);
+        detail::host::rows_view<TA> a(A, tr);
         const offset_t nt = C.storage() == storage_control::automatic ? A.ntiles() : -1;
         if constexpr (std::is_same_v<TC, TA>)
-          if (a.p == &a.owned) return C.assign_rows(std::move(a.owned), nt);
-        return C.assign_rows(detail::host::apply<TC>(*a.p, identity{}), nt);
+          if (a.owns()) return C.assign_rows(a.take(), nt);
+        return C.assign_rows(detail::host::apply<TC>(*a, identity{}), nt);
       }
     }
     auto M = detail::host::make_mask(mask, C.nrows(), C.ncols());
@@ -594,17 +570,18 @@ void reduce(Vector<TW>& w, const Mask& mask, const Accum& accum, const Fold& fol
         detail::cuda::reduce_rows<TW>(*a, detail::coded_monoid{detail::monoid_code<Monoid>::value}, t.values.data(),
                                       t.present.data(), s);
       }
-    } else if (A.row_form() || A.hyper_form()) {
-      // Rows (or hypersparse rows) read in place; a column fold needs no transpose.
-      auto fold = [&](const auto& rows) {
-        if (desc.transpose_a) detail::host::reduce_cols(rows, monoid, t.values.data(), t.present.data());
-        else detail::host::reduce_rows(rows, monoid, t.values.data(), t.present.data());
-      };
-      if (const auto* r = A.row_form()) fold(detail::host::row_list_of(*r));
-      else fold(detail::host::row_list_of(*A.hyper_form()));
     } else {
-      detail::oriented<TA> a(A, desc.transpose_a);
-      detail::host::reduce_rows(*a, monoid, t.values.data(), t.present.data());
+      // Rows (or hypersparse rows) read in place, a column fold needing no
+      // transpose; tiles through their (transposed) tile form.
+      detail::host::read_rows_or_tiles(A, [&](const auto& a) {
+        if constexpr (detail::host::is_row_list<std::decay_t<decltype(a)>>) {
+          if (desc.transpose_a) detail::host::reduce_cols(a, monoid, t.values.data(), t.present.data());
+          else detail::host::reduce_rows(a, monoid, t.values.data(), t.present.data());
+        } else {
+          detail::oriented<TA> o(A, desc.transpose_a);
+          detail::host::reduce_rows(*o, monoid, t.values.data(), t.present.data());
+        }
+      });
     }
     t.recount();
     w.assign_bitmap(detail::host::vector_writeback(w.bitmap(), M, accum, desc.replace, std::move(t)));

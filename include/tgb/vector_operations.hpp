@@ -48,15 +48,6 @@ backend vector_residence(const char* op, const Vector<TW>& w, const Mask& mask,
   return where;
 }
 
-// f(a) on A as stored: its rows or hypersparse rows as a host::row_list, or
-// its tiles (the matrix-vector kernels take either).
-template <class TA, class F>
-void read_rows_or_tiles(const Matrix<TA>& A, F&& f) {
-  if (const csr_matrix<TA>* r = A.row_form()) f(host::row_list_of(*r));
-  else if (const hyper_matrix<TA>* h = A.hyper_form()) f(host::row_list_of(*h));
-  else f(A.tiles());
-}
-
 template <class TW, class Mask, class Accum, class Semiring, class TA, class TU>
 void mxv_host(Vector<TW>& w, const Mask& mask, const Accum& accum, const Semiring& semiring, const Matrix<TA>& A,
               const Vector<TU>& u, const descriptor& desc) {
@@ -64,7 +55,7 @@ void mxv_host(Vector<TW>& w, const Mask& mask, const Accum& accum, const Semirin
     const auto M = host::make_vector_mask(mask, w.size(), "mxv");
     // A' u is the push form of u' A over A as stored: no transpose is made.
     vector_bitmap<TW> t;
-    read_rows_or_tiles(A, [&](const auto& a) {
+    host::read_rows_or_tiles(A, [&](const auto& a) {
       t = desc.transpose_a ? host::vxm_push<TW, true>(a, u.bitmap(), semiring, M)
                            : host::mxv_pull<TW, true>(a, u.bitmap(), semiring, M);
     });
@@ -79,7 +70,7 @@ void vxm_host(Vector<TW>& w, const Mask& mask, const Accum& accum, const Semirin
     const auto M = host::make_vector_mask(mask, w.size(), "vxm");
     // u' A' is the pull form of A u: no transpose is made.
     vector_bitmap<TW> t;
-    read_rows_or_tiles(A, [&](const auto& a) {
+    host::read_rows_or_tiles(A, [&](const auto& a) {
       t = desc.transpose_b ? host::mxv_pull<TW, false>(a, u.bitmap(), semiring, M)
                            : host::vxm_push<TW, false>(a, u.bitmap(), semiring, M);
     });

@@ -143,28 +143,12 @@ csr_pattern csr_of_pattern(const tile_pattern& p, bool transpose, bool want_src)
 }
 
 csr_pattern transpose_rows(const csr_pattern& a, bool want_src) {
-  // Counting sort by column: rows of the transpose, sources increasing.
-  check_rows_fit(a.nrows);
+  // Rows of the transpose, sources increasing (transpose_pattern's order).
   csr_pattern t;
-  t.nrows = a.ncols;
-  t.ncols = a.nrows;
-  t.rowptr = buffer<offset_t>(static_cast<std::size_t>(a.ncols) + 1, offset_t(0));
-  const offset_t nz = a.nnz();
-  t.colidx = buffer<row_col_t>(static_cast<std::size_t>(nz));
-  if (want_src) t.src = buffer<offset_t>(static_cast<std::size_t>(nz));
-  offset_t* tp = t.rowptr.data();
-  for (offset_t e = 0; e < nz; ++e) ++tp[a.colidx[e] + 1];
-  for (index_t j = 0; j < a.ncols; ++j) tp[j + 1] += tp[j];
-  buffer<offset_t> next(static_cast<std::size_t>(a.ncols));
-  // (no memcpy: with no columns next.data() is null, and memcpy from or to
-  // null is undefined even for 0 bytes; GCC then drops null checks after it)
-  std::copy(tp, tp + a.ncols, next.begin());
-  for (index_t i = 0; i < a.nrows; ++i)
-    for (offset_t e = a.rowptr[i]; e < a.rowptr[i + 1]; ++e) {
-      const offset_t q = next[a.colidx[e]]++;
-      t.colidx[q] = static_cast<row_col_t>(i);
-      if (want_src) t.src[q] = e;
-    }
+  if (want_src) t.src = buffer<offset_t>(static_cast<std::size_t>(a.nnz()));
+  offset_t* const ts = t.src.data();
+  if (want_src) transpose_pattern(a, t, [ts](offset_t q, offset_t e) { ts[q] = e; });
+  else transpose_pattern(a, t, [](offset_t, offset_t) {});
   return t;
 }
 

@@ -585,3 +585,25 @@ TEST_CASE("Vector operations leave w unchanged when an allocation fails", "[vect
   sweep("extract", [&](Vector<double>& w) { extract(w, no_mask, no_accum, u, all); });
 }
 
+TEST_CASE("Full vectors in place: past the parallel bound, w its own operand and mask", "[vector][hand]") {
+  // n past kParallelVector (2^16): the in-place loops run in parallel, each
+  // position read before it is written, whatever the threads.
+  const index_t n = 70001;
+  Vector<double> x(n);
+  for (index_t i = 0; i < n; ++i) x.set(i, double(i % 7));
+  apply(x, no_mask, plus{}, bind2nd(times{}, 2.0), x);  // x += 2 x
+  for (index_t i = 0; i < n; i += 997) REQUIRE(x.get(i) == std::optional<double>(3.0 * double(i % 7)));
+  REQUIRE(x.nvals() == n);
+  ewise_mult(x, x, no_accum, times{}, x, x, descriptor{}.with_replace());  // x = x .* x where x is nonzero
+  index_t zeros = 0;
+  for (index_t i = 0; i < n; ++i) {
+    const double want = 9.0 * double(i % 7) * double(i % 7);
+    if (i % 7 == 0) {
+      ++zeros;
+      REQUIRE(!x.get(i));  // refused by the value mask and removed by replace
+    } else {
+      REQUIRE(x.get(i) == std::optional<double>(want));
+    }
+  }
+  REQUIRE(x.nvals() == n - zeros);
+}

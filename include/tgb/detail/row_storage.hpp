@@ -179,38 +179,37 @@ csr_matrix<T> csr_of(const tile_matrix<T>& m, bool transpose, bool with_values =
   return c;
 }
 
-// A row form's transpose (with its values unless with_values is false): a
-// counting sort by column, in parallel over blocks of rows (each block its
-// own counts per column, blocks in row order, so every row of the transpose
-// lists its columns increasing, whatever the thread count).
-template <class T>
-csr_matrix<T> transpose_csr(const csr_matrix<T>& m, bool with_values = true) {
-  check_rows_fit(m.p.nrows);
-  const index_t nr = m.p.nrows, nc = m.p.ncols;
-  const offset_t nz = m.p.nnz();
-  csr_matrix<T> t;
-  t.p.nrows = nc;
-  t.p.ncols = nr;
-  t.p.rowptr = buffer<offset_t>(static_cast<std::size_t>(nc) + 1, offset_t(0));
-  t.p.colidx = buffer<row_col_t>(static_cast<std::size_t>(nz));
-  if (with_values) t.values = buffer<T>(static_cast<std::size_t>(nz));
+// A row pattern's transpose into t (t's rows and columns; place(q, e) puts
+// whatever travels with entry e, its value or its position, at position q of
+// the transpose): a counting sort by column, in parallel over blocks of rows
+// (each block its own counts per column, blocks in row order, so every row
+// of the transpose lists its columns increasing, whatever the thread count).
+template <class Place>
+void transpose_pattern(const csr_pattern& a, csr_pattern& t, const Place& place) {
+  check_rows_fit(a.nrows);
+  const index_t nr = a.nrows, nc = a.ncols;
+  const offset_t nz = a.nnz();
+  t.nrows = nc;
+  t.ncols = nr;
+  t.rowptr = buffer<offset_t>(static_cast<std::size_t>(nc) + 1, offset_t(0));
+  t.colidx = buffer<row_col_t>(static_cast<std::size_t>(nz));
   // Blocks only where the per-block counts (nc each) stay below the entries.
   const index_t nb = nz > 65536 ? std::max<index_t>(1, std::min<index_t>(host::max_threads(), nz / std::max<index_t>(nc, 1))) : 1;
   buffer<index_t> first(static_cast<std::size_t>(nb) + 1);  // block b: rows first[b] to first[b + 1]
   for (index_t b = 0; b <= nb; ++b)
     first[b] = b == nb ? nr
-                       : static_cast<index_t>(std::upper_bound(m.p.rowptr.data(), m.p.rowptr.data() + nr + 1, nz * b / nb) -
-                                              m.p.rowptr.data()) - 1;
+                       : static_cast<index_t>(std::upper_bound(a.rowptr.data(), a.rowptr.data() + nr + 1, nz * b / nb) -
+                                              a.rowptr.data()) - 1;
   first[0] = 0;
   buffer<offset_t> count(static_cast<std::size_t>(nb * nc), offset_t(0));
-  const offset_t* rp = m.p.rowptr.data();
-  const row_col_t* ci = m.p.colidx.data();
+  const offset_t* rp = a.rowptr.data();
+  const row_col_t* ci = a.colidx.data();
 #pragma omp parallel for schedule(static, 1) if (nb > 1)
   for (index_t b = 0; b < nb; ++b) {
     offset_t* c = count.data() + b * nc;
     for (offset_t e = rp[first[b]]; e < rp[first[b + 1]]; ++e) ++c[ci[e]];
   }
-  offset_t* tp = t.p.rowptr.data();
+  offset_t* tp = t.rowptr.data();
   for (index_t j = 0; j < nc; ++j) {
     offset_t at = tp[j];
     for (index_t b = 0; b < nb; ++b) {
@@ -220,16 +219,28 @@ csr_matrix<T> transpose_csr(const csr_matrix<T>& m, bool with_values = true) {
     }
     tp[j + 1] = at;
   }
+  row_col_t* tc = t.colidx.data();
 #pragma omp parallel for schedule(static, 1) if (nb > 1)
   for (index_t b = 0; b < nb; ++b) {
     offset_t* next = count.data() + b * nc;
     for (index_t i = first[b]; i < first[b + 1]; ++i)
       for (offset_t e = rp[i]; e < rp[i + 1]; ++e) {
         const offset_t q = next[ci[e]]++;
-        t.p.colidx[q] = static_cast<row_col_t>(i);
-        if (with_values) t.values[q] = m.values[e];
+        tc[q] = static_cast<row_col_t>(i);
+        place(q, e);
       }
   }
+}
+
+// A row form's transpose, with its values unless with_values is false.
+template <class T>
+csr_matrix<T> transpose_csr(const csr_matrix<T>& m, bool with_values = true) {
+  csr_matrix<T> t;
+  if (with_values) t.values = buffer<T>(static_cast<std::size_t>(m.p.nnz()));
+  T* const tv = t.values.data();
+  const T* const mv = m.values.data();
+  if (with_values) transpose_pattern(m.p, t.p, [tv, mv](offset_t q, offset_t e) { tv[q] = mv[e]; });
+  else transpose_pattern(m.p, t.p, [](offset_t, offset_t) {});
   return t;
 }
 

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "tgb/algebra.hpp"
+#include "tgb/detail/host/row_list.hpp"
 #include "tgb/detail/host/threads.hpp"
 #include "tgb/detail/tile/elementwise.hpp"
 #include "tgb/detail/row_storage.hpp"
@@ -116,37 +117,6 @@ class index_map {
   index_t first_ = 0, step_ = 1;
   std::vector<std::pair<index_t, index_t>> sorted_;  // (index, position), for a list
   bool repeats_ = false;
-};
-
-// ---- a matrix as rows ----------------------------------------------------------
-// A (or A') as CSR: the stored row form itself where there is one, else rows
-// made for this operation alone (never cached in the matrix).
-template <class T>
-class rows_view {
- public:
-  rows_view(const Matrix<T>& m, bool transpose) {
-    if (const csr_matrix<T>* r = m.row_form()) {
-      if (!transpose) {
-        p_ = r;
-        return;
-      }
-      owned_ = transpose_csr(*r);
-    } else if (const hyper_matrix<T>* h = m.hyper_form()) {
-      owned_ = rows_of(*h);
-      if (transpose) owned_ = transpose_csr(owned_);
-    } else {
-      owned_ = csr_of(m.tiles(), transpose);
-    }
-    p_ = &owned_;
-  }
-  rows_view(const rows_view&) = delete;
-  rows_view& operator=(const rows_view&) = delete;
-  const csr_matrix<T>& operator*() const noexcept { return *p_; }
-  const csr_matrix<T>* operator->() const noexcept { return p_; }
-
- private:
-  csr_matrix<T> owned_;
-  const csr_matrix<T>* p_ = nullptr;
 };
 
 // Builds an nrows x ncols CSR in two passes over its rows: row(r, emit)

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "tgb/detail/host/mask.hpp"
+#include "tgb/detail/host/row_list.hpp"
 #include "tgb/detail/host/row_saxpy.hpp"
 #include "tgb/detail/mxm_method.hpp"
 #include "tgb/detail/tile/spgemm.hpp"
@@ -208,22 +209,6 @@ tile_matrix<TC> mxm_numeric(tile_pattern&& cpat, const tile_matrix<TA>& A, const
   }
   if (failed) throw out_of_memory("tgb: out of memory in mxm");
   return C;
-}
-
-// The rows of op(X) for a row method: X's own row form where it is stored
-// so (transposed if asked), else a CSR view of its tiles, into owned.
-template <class MX, class T = typename MX::value_type>
-const csr_matrix<T>* rows_for(const MX& X, bool transpose, bool values, csr_matrix<T>& owned) {
-  if (const csr_matrix<T>* r = X.row_form()) {
-    if (!transpose) return r;
-    owned = transpose_csr(*r, values);
-  } else if (const hyper_matrix<T>* h = X.hyper_form()) {
-    owned = rows_of(*h);
-    if (transpose) owned = transpose_csr(owned, values);
-  } else {
-    owned = csr_of(X.tiles(), transpose, values);  // X is stored in tiles here
-  }
-  return &owned;
 }
 
 // C = A*B, unmasked, where A or B is stored in hypersparse rows: row saxpy

@@ -31,6 +31,57 @@ row_list<index_t, TA> row_list_of(const hyper_matrix<TA>& m) {
   return {m.p.nrows, m.p.ncols, m.p.nvec(), m.p.row.data(), m.p.ptr.data(), m.p.colidx.data(), m.values.data()};
 }
 
+template <class X>
+inline constexpr bool is_row_list = false;
+template <class Col, class TA>
+inline constexpr bool is_row_list<row_list<Col, TA>> = true;
+
+// f(a) on X as stored: its rows or hypersparse rows as a row_list, or its
+// tiles (the kernels that take either, and reduce, which tells them apart by
+// is_row_list).
+template <class MX, class F>
+void read_rows_or_tiles(const MX& X, F&& f) {
+  if (const auto* r = X.row_form()) f(row_list_of(*r));
+  else if (const auto* h = X.hyper_form()) f(row_list_of(*h));
+  else f(X.tiles());
+}
+
+// The rows of op(X) for a row method: X's own row form where it is stored
+// so (transposed if asked), else its hypersparse rows or a CSR view of its
+// tiles made into `owned` (values copied only where `values`).
+template <class MX, class T = typename MX::value_type>
+const csr_matrix<T>* rows_for(const MX& X, bool transpose, bool values, csr_matrix<T>& owned) {
+  if (const csr_matrix<T>* r = X.row_form()) {
+    if (!transpose) return r;
+    owned = transpose_csr(*r, values);
+  } else if (const hyper_matrix<T>* h = X.hyper_form()) {
+    owned = rows_of(*h);
+    if (transpose) owned = transpose_csr(owned, values);
+  } else {
+    owned = csr_of(X.tiles(), transpose, values);  // X is stored in tiles here
+  }
+  return &owned;
+}
+
+// rows_for with its storage: the rows of op(m), read in place or made for
+// the caller (owns(): made, and take() hands them over).
+template <class T>
+class rows_view {
+ public:
+  template <class MX>
+  rows_view(const MX& m, bool transpose, bool values = true) : p_(rows_for(m, transpose, values, owned_)) {}
+  rows_view(const rows_view&) = delete;
+  rows_view& operator=(const rows_view&) = delete;
+  const csr_matrix<T>& operator*() const noexcept { return *p_; }
+  const csr_matrix<T>* operator->() const noexcept { return p_; }
+  bool owns() const noexcept { return p_ == &owned_; }
+  csr_matrix<T> take() noexcept { return std::move(owned_); }
+
+ private:
+  csr_matrix<T> owned_;
+  const csr_matrix<T>* p_ = nullptr;
+};
+
 // Below this many entries a row kernel runs on one thread: a parallel region
 // costs tens of microseconds to wake the threads (OMP_WAIT_POLICY=passive),
 // more than a gather over a few thousand entries (PageRank on ca-GrQc).
