@@ -356,6 +356,24 @@ Matrix<T> tile_edges(std::mt19937_64& rng) {
   return A;
 }
 
+// w = M u on the host and Md u on the device (Md: M where the device keeps
+// it), with the mask m or none: equal exactly.
+template <class T, class S>
+void mxv_both(const Matrix<T>& M, const Matrix<T>& Md, const Vector<T>& u, const Vector<int>& m, bool masked,
+              const S& semiring, const std::string& what) {
+  Vector<T> wh(M.nrows()), wg(M.nrows(), backend::cuda);
+  if (masked) {
+    mxv(wh, m, no_accum, semiring, M, u);
+    mxv(wg, von(m, backend::cuda), no_accum, semiring, Md, von(u, backend::cuda));
+  } else {
+    mxv(wh, no_mask, no_accum, semiring, M, u);
+    mxv(wg, no_mask, no_accum, semiring, Md, von(u, backend::cuda));
+  }
+  wg.to(backend::host);
+  INFO(what << (masked ? ", masked" : ""));
+  REQUIRE(vdiff(to_vmap(wg), to_vmap(wh)) == "");
+}
+
 template <class T, class S>
 void merge_case(std::mt19937_64& rng, const S& semiring, const char* what) {
   {
@@ -366,20 +384,9 @@ void merge_case(std::mt19937_64& rng, const S& semiring, const char* what) {
       Md.to(backend::cuda);
       const auto u = random_vector<T>(rng, M->ncols(), 0.7);
       const auto m = random_vector<int>(rng, M->nrows(), 0.5);
-      for (int masked = 0; masked < 2; ++masked) {
-        Vector<T> wh(M->nrows()), wg(M->nrows(), backend::cuda);
-        if (masked) {
-          mxv(wh, m, no_accum, semiring, *M, u);
-          mxv(wg, von(m, backend::cuda), no_accum, semiring, Md, von(u, backend::cuda));
-        } else {
-          mxv(wh, no_mask, no_accum, semiring, *M, u);
-          mxv(wg, no_mask, no_accum, semiring, Md, von(u, backend::cuda));
-        }
-        wg.to(backend::host);
-        INFO(what << (M == &E ? ": rows at the merge path's block edges" : ": tile rows of 31, 32, 62 tiles")
-                  << (masked ? ", masked" : ""));
-        REQUIRE(vdiff(to_vmap(wg), to_vmap(wh)) == "");
-      }
+      for (int masked = 0; masked < 2; ++masked)
+        mxv_both(*M, Md, u, m, masked == 1, semiring,
+                 std::string(what) + (M == &E ? ": rows at the merge path's block edges" : ": tile rows of 31, 32, 62 tiles"));
     }
   }
   const auto A = merge_matrix<T>(rng, 9000, 7000);
@@ -450,18 +457,9 @@ TEST_CASE("device mxv over many tile rows: sparse and dense tiles, short rows", 
           const Matrix<double> Ad = in_form(*M, rows, backend::cuda);
           const auto u = random_vector<double>(rng, n, ud);
           const auto m = random_vector<int>(rng, n, 0.5);
-          Vector<double> wh(n), wg(n, backend::cuda);
-          if (masked) {
-            mxv(wh, m, no_accum, plus_times, *M, u);
-            mxv(wg, von(m, backend::cuda), no_accum, plus_times, Ad, von(u, backend::cuda));
-          } else {
-            mxv(wh, no_mask, no_accum, plus_times, *M, u);
-            mxv(wg, no_mask, no_accum, plus_times, Ad, von(u, backend::cuda));
-          }
-          wg.to(backend::host);
-          INFO((M == &sparse ? "sparse tiles" : "dense tiles") << (rows ? ", in rows" : ", in tiles") << ", u density "
-                                                               << ud << (masked ? ", masked" : ""));
-          REQUIRE(vdiff(to_vmap(wg), to_vmap(wh)) == "");
+          mxv_both(*M, Ad, u, m, masked == 1, plus_times,
+                   std::string(M == &sparse ? "sparse tiles" : "dense tiles") + (rows ? ", in rows" : ", in tiles") +
+                       ", u density " + std::to_string(ud));
         }
 }
 

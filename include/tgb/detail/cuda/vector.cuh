@@ -106,9 +106,39 @@ __device__ inline tile_row_span row_in_tile(const pattern_ref& A, offset_t tt, i
 }
 
 // ---- pull ------------------------------------------------------------------
-// One warp per tile row (blocks of 256 threads: 8 tile rows). A lane's row in
-// a tile is read U entries a turn, their loads in flight together (U = 4 for
-// tiles of 4 or more entries a row on average, else 1: r66).
+// Row r of the tiles tt0, tt0 + step, ... before te folded into (acc, has) in
+// that order, U entries of a tile's row a turn with their loads in flight
+// together (U = 4 for tiles of 4 or more entries a row on average, else 1:
+// r66). The pull kernels below differ only in how they share out the tiles.
+template <int U, bool MatrixFirst, class T, class Semiring>
+__device__ inline void fold_tile_row(const pattern_ref& A, const T* __restrict__ av, const T* __restrict__ u,
+                                     const std::uint8_t* __restrict__ up, const Semiring& s, offset_t tt0,
+                                     offset_t te, int step, int r, T& acc, bool& has) {
+  for (offset_t tt = tt0; tt < te; tt += step) {
+    const tile_row_span sp = row_in_tile(A, tt, r);
+    for (int q = sp.q0; q < sp.q1; q += U) {
+      index_t k[U];
+      T a[U], x[U];
+      bool h[U];
+#pragma unroll
+      for (int c = 0; c < U; ++c) {
+        h[c] = q + c < sp.q1;
+        k[c] = h[c] ? sp.col0 + A.col_idx[sp.e0 + q + c] : 0;
+        a[c] = h[c] && av ? av[sp.e0 + q + c] : T{};
+      }
+#pragma unroll
+      for (int c = 0; c < U; ++c) {
+        h[c] = h[c] && (!up || up[k[c]]);
+        x[c] = h[c] ? u[k[c]] : T{};
+      }
+#pragma unroll
+      for (int c = 0; c < U; ++c) fold_pair(acc, has, vmul<MatrixFirst>(s, a[c], x[c]), h[c], s.add);
+    }
+  }
+}
+
+// One warp per tile row (blocks of 256 threads: 8 tile rows): lane r of each
+// half-warp takes row r of every other tile; the halves combine at the end.
 template <bool MatrixFirst, int U, class T, class Semiring>
 __global__ void k_pull_tiles(pattern_ref A, const T* __restrict__ av, const T* __restrict__ u,
                              const std::uint8_t* __restrict__ up, const std::uint8_t* __restrict__ admit, Semiring s,
@@ -117,32 +147,10 @@ __global__ void k_pull_tiles(pattern_ref A, const T* __restrict__ av, const T* _
   if (I >= A.tile_rows) return;  // whole warps leave together
   const int lane = threadIdx.x & 31, r = lane & 15, half = lane >> 4;
   const index_t i = I * tile_dim + r;
-  const bool open = i < A.nrows && (!admit || admit[i]);
   T acc{};
   bool has = false;
-  if (open) {
-    for (offset_t tt = A.tile_ptr[I] + half, te = A.tile_ptr[I + 1]; tt < te; tt += 2) {
-      const tile_row_span sp = row_in_tile(A, tt, r);
-      for (int q = sp.q0; q < sp.q1; q += U) {
-        index_t k[U];
-        T a[U], x[U];
-        bool h[U];
-#pragma unroll
-        for (int c = 0; c < U; ++c) {
-          h[c] = q + c < sp.q1;
-          k[c] = h[c] ? sp.col0 + A.col_idx[sp.e0 + q + c] : 0;
-          a[c] = h[c] && av ? av[sp.e0 + q + c] : T{};
-        }
-#pragma unroll
-        for (int c = 0; c < U; ++c) {
-          h[c] = h[c] && (!up || up[k[c]]);
-          x[c] = h[c] ? u[k[c]] : T{};
-        }
-#pragma unroll
-        for (int c = 0; c < U; ++c) fold_pair(acc, has, vmul<MatrixFirst>(s, a[c], x[c]), h[c], s.add);
-      }
-    }
-  }
+  if (i < A.nrows && (!admit || admit[i]))
+    fold_tile_row<U, MatrixFirst>(A, av, u, up, s, A.tile_ptr[I] + half, A.tile_ptr[I + 1], 2, r, acc, has);
   const T other = shfl_down_value(acc, 16);
   const bool other_has = __shfl_down_sync(kFullWarp, int(has), 16) != 0;
   if (half == 0 && i < A.nrows) {
@@ -165,32 +173,10 @@ __global__ void __launch_bounds__(256) k_pull_tiles_wide(pattern_ref A, const T*
   const index_t I = blockIdx.x;
   const int r = threadIdx.x & 15, h = threadIdx.x >> 4;
   const index_t i = I * tile_dim + r;
-  const bool open = i < A.nrows && (!admit || admit[i]);
   T acc{};
   bool has = false;
-  if (open) {
-    for (offset_t tt = A.tile_ptr[I] + h, te = A.tile_ptr[I + 1]; tt < te; tt += 16) {
-      const tile_row_span sp = row_in_tile(A, tt, r);
-      for (int q = sp.q0; q < sp.q1; q += 4) {
-        index_t k[4];
-        T a[4], x[4];
-        bool hh[4];
-#pragma unroll
-        for (int c = 0; c < 4; ++c) {
-          hh[c] = q + c < sp.q1;
-          k[c] = hh[c] ? sp.col0 + A.col_idx[sp.e0 + q + c] : 0;
-          a[c] = hh[c] && av ? av[sp.e0 + q + c] : T{};
-        }
-#pragma unroll
-        for (int c = 0; c < 4; ++c) {
-          hh[c] = hh[c] && (!up || up[k[c]]);
-          x[c] = hh[c] ? u[k[c]] : T{};
-        }
-#pragma unroll
-        for (int c = 0; c < 4; ++c) fold_pair(acc, has, vmul<MatrixFirst>(s, a[c], x[c]), hh[c], s.add);
-      }
-    }
-  }
+  if (i < A.nrows && (!admit || admit[i]))
+    fold_tile_row<4, MatrixFirst>(A, av, u, up, s, A.tile_ptr[I] + h, A.tile_ptr[I + 1], 16, r, acc, has);
   part[h][r] = acc;
   part_has[h][r] = has;
   __syncthreads();
