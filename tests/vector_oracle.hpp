@@ -91,17 +91,37 @@ vmap<T> oracle_writeback(const vmap<T>& w, const vmap<T>& t, const vmask_spec& m
 }
 
 
+// The form random vectors are made in (and, where forced, every result
+// written into copies of them takes): the randomized tests run once per form,
+// so each operation meets sparse and bitmap operands and outputs.
+inline tgb::vector_form& random_vector_form() {
+  static tgb::vector_form f = tgb::vector_form::automatic;
+  return f;
+}
+inline const char* form_name(tgb::vector_form f) {
+  return f == tgb::vector_form::sparse ? "sparse" : f == tgb::vector_form::bitmap ? "bitmap" : "automatic";
+}
+// Runs f once with random vectors in each form.
+template <class F>
+void for_each_vector_form(F&& f) {
+  for (tgb::vector_form form : {tgb::vector_form::automatic, tgb::vector_form::sparse, tgb::vector_form::bitmap}) {
+    random_vector_form() = form;
+    f(form);
+  }
+  random_vector_form() = tgb::vector_form::automatic;
+}
+
 template <class T>
 Vector<T> random_vector(std::mt19937_64& rng, index_t n, double density) {
   Vector<T> v(n);
-  if (n == 0) return v;
-  if (density <= 0) {  // exactly one entry
+  if (n > 0 && density <= 0) {  // exactly one entry
     v.set(std::uniform_int_distribution<index_t>(0, n - 1)(rng), oracle::random_value<T>(rng, false));
-    return v;
+  } else if (n > 0) {
+    std::bernoulli_distribution keep(density);
+    for (index_t i = 0; i < n; ++i)
+      if (keep(rng)) v.set(i, oracle::random_value<T>(rng));
   }
-  std::bernoulli_distribution keep(density);
-  for (index_t i = 0; i < n; ++i)
-    if (keep(rng)) v.set(i, oracle::random_value<T>(rng));
+  v.set_form(random_vector_form());
   return v;
 }
 

@@ -249,7 +249,7 @@ void extract(Vector<TW>& w, const Mask& mask, const Accum& accum, const Matrix<T
       t.present[k] = 1;
       return true;
     });
-    w.assign_bitmap(detail::host::vector_writeback(w.bitmap(), M, accum, desc.replace, std::move(t)));
+    detail::host::write_vector(w, M, accum, desc.replace, std::move(t));
   });
 }
 

@@ -19,7 +19,7 @@
 #include "tgb/detail/host/elementwise.hpp"
 #include "tgb/detail/host/mxm.hpp"
 #include "tgb/detail/host/reduce.hpp"
-#include "tgb/detail/host/vector_elementwise.hpp"
+#include "tgb/detail/host/vector_sparse.hpp"
 #include "tgb/detail/host/writeback.hpp"
 #include "tgb/mask.hpp"
 #include "tgb/matrix.hpp"
@@ -584,7 +584,7 @@ void reduce(Vector<TW>& w, const Mask& mask, const Accum& accum, const Fold& fol
       });
     }
     t.recount();
-    w.assign_bitmap(detail::host::vector_writeback(w.bitmap(), M, accum, desc.replace, std::move(t)));
+    detail::host::write_vector(w, M, accum, desc.replace, std::move(t));
   });
 }
 

@@ -22,6 +22,7 @@
 
 #include "tgb/detail/host/vector_elementwise.hpp"
 #include "tgb/detail/host/vector_kernels.hpp"
+#include "tgb/detail/host/vector_sparse.hpp"
 #include "tgb/detail/vector_device.hpp"
 #include "tgb/index_list.hpp"
 #include "tgb/operations.hpp"
@@ -48,34 +49,40 @@ backend vector_residence(const char* op, const Vector<TW>& w, const Mask& mask,
   return where;
 }
 
-template <class TW, class Mask, class Accum, class Semiring, class TA, class TU>
-void mxv_host(Vector<TW>& w, const Mask& mask, const Accum& accum, const Semiring& semiring, const Matrix<TA>& A,
-              const Vector<TU>& u, const descriptor& desc) {
+// The products. push: u' A over A's rows (vxm, or mxv with A'); otherwise
+// the pull A u. A sparse u pushed over a row-form A whose rows it touches
+// hold few products gives a sparse result; the rest take the bitmap kernels.
+template <bool MatrixFirst, class TW, class Mask, class Accum, class Semiring, class TA, class TU>
+void product_host(Vector<TW>& w, const Mask& mask, const Accum& accum, const Semiring& semiring, const Matrix<TA>& A,
+                  const Vector<TU>& u, bool push, const descriptor& desc, const char* op) {
   guard_alloc([&] {
-    const auto M = host::make_vector_mask(mask, w.size(), "mxv");
-    // A' u is the push form of u' A over A as stored: no transpose is made.
+    const auto M = host::make_vector_mask(mask, w.size(), op);
     vector_bitmap<TW> t;
+    vector_sparse<TW> ts;
+    bool sparse = false;
     host::read_rows_or_tiles(A, [&](const auto& a) {
-      t = desc.transpose_a ? host::vxm_push<TW, true>(a, u.bitmap(), semiring, M)
-                           : host::mxv_pull<TW, true>(a, u.bitmap(), semiring, M);
+      if constexpr (host::is_row_list<std::decay_t<decltype(a)>>)
+        if (push && u.sparse()) sparse = host::vxm_push_sparse<TW, MatrixFirst>(a, *u.sparse(), semiring, M, ts);
+      if (sparse) return;
+      t = push ? host::vxm_push<TW, MatrixFirst>(a, u.bitmap(), semiring, M)
+               : host::mxv_pull<TW, MatrixFirst>(a, u.bitmap(), semiring, M);
     });
-    w.assign_bitmap(host::vector_writeback(w.bitmap(), M, accum, desc.replace, std::move(t), true));
+    if (sparse) host::write_vector(w, M, accum, desc.replace, std::move(ts), true);
+    else host::write_vector(w, M, accum, desc.replace, std::move(t), true);
   });
 }
 
+// mxv: A' u is the push form of u' A over A as stored, so no transpose is
+// made; vxm: u' A' is the pull form of A u.
+template <class TW, class Mask, class Accum, class Semiring, class TA, class TU>
+void mxv_host(Vector<TW>& w, const Mask& mask, const Accum& accum, const Semiring& semiring, const Matrix<TA>& A,
+              const Vector<TU>& u, const descriptor& desc) {
+  product_host<true>(w, mask, accum, semiring, A, u, desc.transpose_a, desc, "mxv");
+}
 template <class TW, class Mask, class Accum, class Semiring, class TU, class TA>
 void vxm_host(Vector<TW>& w, const Mask& mask, const Accum& accum, const Semiring& semiring, const Vector<TU>& u,
               const Matrix<TA>& A, const descriptor& desc) {
-  guard_alloc([&] {
-    const auto M = host::make_vector_mask(mask, w.size(), "vxm");
-    // u' A' is the pull form of A u: no transpose is made.
-    vector_bitmap<TW> t;
-    host::read_rows_or_tiles(A, [&](const auto& a) {
-      t = desc.transpose_b ? host::mxv_pull<TW, false>(a, u.bitmap(), semiring, M)
-                           : host::vxm_push<TW, false>(a, u.bitmap(), semiring, M);
-    });
-    w.assign_bitmap(host::vector_writeback(w.bitmap(), M, accum, desc.replace, std::move(t), true));
-  });
+  product_host<false>(w, mask, accum, semiring, A, u, !desc.transpose_b, desc, "vxm");
 }
 
 // Assign over all indices updates w in place only with no accumulator or a
@@ -94,11 +101,10 @@ inline void check_same_size(const char* op, index_t w, std::initializer_list<std
 }
 
 // The write-back of an element-wise result t, shared by the operations below.
-template <class TW, class Mask, class Accum>
-void vector_finish(const char* op, Vector<TW>& w, const Mask& mask, const Accum& accum, bool replace,
-                   vector_bitmap<TW>&& t) {
+template <class TW, class Mask, class Accum, class Result>
+void vector_finish(const char* op, Vector<TW>& w, const Mask& mask, const Accum& accum, bool replace, Result&& t) {
   const auto M = host::make_vector_mask(mask, w.size(), op);
-  w.assign_bitmap(host::vector_writeback(w.bitmap(), M, accum, replace, std::move(t)));
+  host::write_vector(w, M, accum, replace, std::forward<Result>(t));
 }
 
 // The same for a result whose value at i depends only on the operands at i,
@@ -132,6 +138,15 @@ void ewise_vector_host(const char* op, bool add, Vector<TW>& w, const Mask& mask
     }
   }
   guard_alloc([&] {
+    // A sparse operand of an intersection, or two of a union, keep the
+    // work to their entries.
+    if (!add && (u.sparse() || v.sparse()))
+      return vector_finish(op, w, mask, accum, desc.replace, host::sparse_intersect<TW>(u, v, f));
+    if (add && u.sparse() && v.sparse()) {
+      using D = op_domain_t<Op, TU, TV>;
+      return vector_finish(op, w, mask, accum, desc.replace,
+                           host::sparse_union<TW>(*u.sparse(), *v.sparse(), f, [](D x, bool) { return x; }));
+    }
     vector_finish(op, w, mask, accum, desc.replace, host::vector_ewise<TW>(u.bitmap(), v.bitmap(), f, add));
   });
 }
@@ -160,10 +175,40 @@ inline index_list without_repeats(const index_list& I, index_t n) {
   return index_list(std::move(out));
 }
 
+// Assign over all indices through a sparse mask vector (not complemented,
+// no replace) visits only the mask's entries: w's other positions keep what
+// they hold. src(i, x) is read at increasing i. False where it does not apply.
+template <class TW, class Mask, class Accum, class Src>
+bool assign_through_sparse_mask(Vector<TW>& w, const Mask& mask, const Accum& accum, bool replace, Src&& src) {
+  if constexpr (std::is_same_v<Mask, no_mask_t> || !in_place_accum<Accum>) {
+    return false;
+  } else {
+    const auto mv = as_mask_view(mask);
+    const auto* ms = mv.object->sparse();
+    if (replace || mv.complemented || !ms) return false;
+    // (w's sparse form, which may be the mask or the source, stays readable
+    // until f is done)
+    w.update_bitmap([&](vector_bitmap<TW>& b) {
+      host::assign_through_sparse_mask(b, *ms, mv.structural, accum, src);
+    });
+    return true;
+  }
+}
+
 template <class TW, class Mask, class Accum, class TU>
 void assign_host(Vector<TW>& w, const Mask& mask, const Accum& accum, const Vector<TU>& u, const index_list& I,
                  const descriptor& desc) {
   guard_alloc([&] {
+    if (I.is_all()) {
+      host::ascending_reader<TU> ru(u);
+      if (assign_through_sparse_mask(w, mask, accum, desc.replace, [&ru](index_t i, TW& x) {
+            TU y{};
+            if (!ru.get(i, y)) return false;
+            x = cast<TW>(y);
+            return true;
+          }))
+        return;
+    }
     const auto M = host::make_vector_mask(mask, w.size(), "assign");
     const vector_bitmap<TU>& ub = u.bitmap();
     auto src = [&](index_t k, TW& x) {
@@ -173,7 +218,7 @@ void assign_host(Vector<TW>& w, const Mask& mask, const Accum& accum, const Vect
     };
     if (I.is_all() && in_place_accum<Accum>)
       return w.update_bitmap([&](vector_bitmap<TW>& b) { host::vector_assign_all(b, M, accum, desc.replace, src); });
-    w.assign_bitmap(host::vector_assign(w.bitmap(), M, accum, desc.replace, I, src));
+    w.take(host::vector_assign(*host::output_bitmap<TW>(w), M, accum, desc.replace, I, src));
   });
 }
 
@@ -184,23 +229,23 @@ template <class TW, class Mask, class Accum>
 void assign_scalar_host(Vector<TW>& w, const Mask& mask, const Accum& accum, const std::optional<TW>& x,
                         const index_list& I, const descriptor& desc) {
   I.check(w.size(), "assign");
-  host::make_vector_mask(mask, w.size(), "assign");
+  host::check_vector_mask(mask, w.size(), "assign");
   guard_alloc([&] {
-    const auto M = host::make_vector_mask(mask, w.size(), "assign");
-    // A repeated index would write (or delete) the same position twice:
-    // drop the repeats so that each position is written once.
-    auto src = [&](index_t, TW& out) {
+    auto src = [&x](index_t, TW& out) {
       if (!x) return false;
       out = *x;
       return true;
     };
-    if constexpr (std::is_same_v<Mask, no_mask_t> && std::is_same_v<Accum, no_accum_t>)
-      if (I.is_all() && x)  // PageRank's w = c: every position takes x
-        return w.update_bitmap([&](vector_bitmap<TW>& b) { host::vector_fill(b, *x); });
+    if (I.is_all() && assign_through_sparse_mask(w, mask, accum, desc.replace, src)) return;
+    // Every position takes x (PageRank's w = c): the in-place element-wise path.
+    if (I.is_all() && in_place_accum<Accum> && x) return vector_in_place("assign", w, mask, accum, desc.replace, src);
+    const auto M = host::make_vector_mask(mask, w.size(), "assign");
     if (I.is_all() && in_place_accum<Accum>)
       return w.update_bitmap([&](vector_bitmap<TW>& b) { host::vector_assign_all(b, M, accum, desc.replace, src); });
+    // A repeated index would write (or delete) the same position twice:
+    // drop the repeats so that each position is written once.
     const index_list J = has_repeats(I, w.size()) ? without_repeats(I, w.size()) : I;
-    w.assign_bitmap(host::vector_assign(w.bitmap(), M, accum, desc.replace, J, src));
+    w.take(host::vector_assign(*host::output_bitmap<TW>(w), M, accum, desc.replace, J, src));
   });
 }
 
@@ -289,6 +334,14 @@ void ewise_union(Vector<TW>& w, const Mask& mask, const Accum& accum, const Op& 
   if (detail::vector_residence("ewise_union", w, mask, {{"u", u.location()}, {"v", v.location()}}) == backend::cuda)
     return detail::vector_ewise_cuda("ewise_union", 2, w, mask, accum, op, u, v, desc, alpha, beta);
   detail::guard_alloc([&] {
+    if (u.sparse() && v.sparse()) {
+      using D = detail::op_domain_t<Op, TU, TV>;
+      const D a = detail::cast<D>(alpha), b = detail::cast<D>(beta);
+      return detail::vector_finish(
+          "ewise_union", w, mask, accum, desc.replace,
+          detail::host::sparse_union<TW>(*u.sparse(), *v.sparse(), op,
+                                         [&op, a, b](D x, bool of_u) { return of_u ? op(x, b) : op(a, x); }));
+    }
     detail::vector_finish("ewise_union", w, mask, accum, desc.replace,
                           detail::host::vector_ewise_union<TW>(u.bitmap(), alpha, v.bitmap(), beta, op));
   });
@@ -312,6 +365,12 @@ void apply(Vector<TW>& w, const Mask& mask, const Accum& accum, const UnaryOp& f
                                      });
   }
   detail::guard_alloc([&] {
+    if (const auto* us = u.sparse())
+      return detail::vector_finish("apply", w, mask, accum, desc.replace,
+                                   detail::host::sparse_map<TW>(*us, [&f](index_t, const TU& x, TW& out) {
+                                     out = detail::cast<TW>(f(x));
+                                     return true;
+                                   }));
     detail::vector_finish("apply", w, mask, accum, desc.replace, detail::host::vector_apply<TW>(u.bitmap(), f));
   });
 }
@@ -326,6 +385,12 @@ void apply_index(Vector<TW>& w, const Mask& mask, const Accum& accum, const Inde
   if (detail::vector_residence("apply_index", w, mask, {{"u", u.location()}}) == backend::cuda)
     return detail::vector_apply_index_cuda(w, mask, accum, f, u, thunk, desc);
   detail::guard_alloc([&] {
+    if (const auto* us = u.sparse())
+      return detail::vector_finish("apply_index", w, mask, accum, desc.replace,
+                                   detail::host::sparse_map<TW>(*us, [&f, &thunk](index_t i, const TU& x, TW& out) {
+                                     out = detail::cast<TW>(f(x, i, index_t(0), thunk));
+                                     return true;
+                                   }));
     detail::vector_finish("apply_index", w, mask, accum, desc.replace,
                           detail::host::vector_apply_index<TW>(u.bitmap(), f, thunk));
   });
@@ -342,6 +407,13 @@ void select(Vector<TW>& w, const Mask& mask, const Accum& accum, const Pred& pre
   if (detail::vector_residence("select", w, mask, {{"u", u.location()}}) == backend::cuda)
     return detail::vector_select_cuda(w, mask, accum, pred, u, thunk, desc);
   detail::guard_alloc([&] {
+    if (const auto* us = u.sparse())
+      return detail::vector_finish("select", w, mask, accum, desc.replace,
+                                   detail::host::sparse_map<TW>(*us, [&pred, &thunk](index_t i, const TU& x, TW& out) {
+                                     if (!static_cast<bool>(pred(x, i, index_t(0), thunk))) return false;
+                                     out = detail::cast<TW>(x);
+                                     return true;
+                                   }));
     detail::vector_finish("select", w, mask, accum, desc.replace,
                           detail::host::vector_select<TW>(u.bitmap(), pred, thunk));
   });
@@ -438,6 +510,7 @@ template <class T, class Monoid>
 T reduce(const Monoid& monoid, const Vector<T>& u) {
   bool has = false;
   if (u.location() == backend::cuda) return detail::vector_reduce_cuda<T>(monoid, u, has);
+  if (const auto* us = u.sparse()) return detail::host::sparse_reduce<T>(*us, monoid, has);
   return detail::guard_alloc([&] { return detail::host::vector_reduce<T>(u.bitmap(), monoid, has); });
 }
 
@@ -445,9 +518,11 @@ T reduce(const Monoid& monoid, const Vector<T>& u) {
 template <class S, class Accum, class Monoid, class T>
 void reduce(S& s, const Accum& accum, const Monoid& monoid, const Vector<T>& u) {
   bool has = false;
-  const S t = u.location() == backend::cuda
-                  ? detail::vector_reduce_cuda<S>(monoid, u, has)
-                  : detail::guard_alloc([&] { return detail::host::vector_reduce<S>(u.bitmap(), monoid, has); });
+  const S t = u.location() == backend::cuda ? detail::vector_reduce_cuda<S>(monoid, u, has)
+              : u.sparse()                  ? detail::host::sparse_reduce<S>(*u.sparse(), monoid, has)
+                                            : detail::guard_alloc([&] {
+                                                return detail::host::vector_reduce<S>(u.bitmap(), monoid, has);
+                                              });
   if constexpr (std::is_same_v<Accum, no_accum_t>) s = t;
   else s = tgb::detail::accumulate<S>(accum, s, t);
 }

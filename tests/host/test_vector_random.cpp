@@ -56,8 +56,14 @@ void random_products(const char* name, const SR& sr, std::uint64_t seed) {
   for (const auto& [m, n] : shapes) {
     const bool big = m * n >= 17000;
     for (double ad : big ? std::vector<double>{0.01} : std::vector<double>{0.05, 0.3, 1.0}) {
-      const auto A = oracle::random_matrix<T>(rng, m, n, ad);
-      const auto D = dense_of(A);
+      const auto A0 = oracle::random_matrix<T>(rng, m, n, ad);
+      const auto D = dense_of(A0);
+      // A as the rule stores it, in rows and in hypersparse rows, in turn
+      // (the sparse push reads rows).
+      Matrix<T> Ar = A0, Ah = A0;
+      Ar.set_storage(storage_control::rows);
+      Ah.set_storage(storage_control::hyper);
+      const Matrix<T>* forms[] = {&A0, &Ar, &Ah};
       for (double ud : {0.0, 0.1, 0.5, 1.0})  // 0: exactly one entry
         for (int trans = 0; trans < 2; ++trans) {
           // mxv: u has A's (or A''s) columns; vxm: u has its rows.
@@ -77,6 +83,7 @@ void random_products(const char* name, const SR& sr, std::uint64_t seed) {
             const int mode = combo / 4, ac = (combo / 2) % 2, rep = combo % 2;
             const descriptor d =
                 descriptor{}.with_replace(rep == 1).with_transpose_a(trans == 1).with_transpose_b(trans == 1);
+            const Matrix<T>& A = *forms[combo % 3];
             Vector<T> w1 = W_mx, w2 = W_vx;
             const auto acc = typename SR::add_type{};
             const vmask_spec s1 = with_mask_mode(mode, M_mx, [&](const auto& mask) {
@@ -87,7 +94,7 @@ void random_products(const char* name, const SR& sr, std::uint64_t seed) {
               if (ac) vxm(w2, mask, acc, sr, uv, A, d);
               else vxm(w2, mask, no_accum, sr, uv, A, d);
             });
-            INFO(name << " " << m << " x " << n << " density " << ad << ", u density " << ud << ", transposed "
+            INFO(name << " " << m << " x " << n << " stored " << combo % 3 << " density " << ad << ", u density " << ud << ", transposed "
                       << trans << ", mask " << mask_name(mode) << ", accum " << ac << ", replace " << rep);
             const auto want1 = oracle_writeback(to_vmap(W_mx), t_mxv, s1, ac ? &acc : nullptr, rep == 1);
             const auto want2 = oracle_writeback(to_vmap(W_vx), t_vxm, s2, ac ? &acc : nullptr, rep == 1);
@@ -103,24 +110,44 @@ void random_products(const char* name, const SR& sr, std::uint64_t seed) {
 
 }  // namespace
 
+// Each product test runs with the vectors in each form (vector_oracle's
+// for_each_vector_form): sparse operands take the sparse push where the
+// matrix is in rows.
 TEST_CASE("mxv and vxm against a dense oracle: plus_times fp64", "[vector][mxv][vxm][random]") {
-  random_products<double>("plus_times", plus_times, 1);
+  for_each_vector_form([](vector_form f) {
+    INFO("vectors " << form_name(f));
+    random_products<double>("plus_times", plus_times, 1);
+  });
 }
 TEST_CASE("mxv and vxm against a dense oracle: min_plus fp64", "[vector][mxv][vxm][random]") {
-  random_products<double>("min_plus", min_plus, 2);
+  for_each_vector_form([](vector_form f) {
+    INFO("vectors " << form_name(f));
+    random_products<double>("min_plus", min_plus, 2);
+  });
 }
 TEST_CASE("mxv and vxm against a dense oracle: lor_land bool", "[vector][mxv][vxm][random]") {
-  random_products<bool>("lor_land", lor_land, 3);
+  for_each_vector_form([](vector_form f) {
+    INFO("vectors " << form_name(f));
+    random_products<bool>("lor_land", lor_land, 3);
+  });
 }
 TEST_CASE("mxv and vxm against a dense oracle: any_pair int64", "[vector][mxv][vxm][random]") {
-  random_products<std::int64_t>("any_pair", any_pair, 4);
+  for_each_vector_form([](vector_form f) {
+    INFO("vectors " << form_name(f));
+    random_products<std::int64_t>("any_pair", any_pair, 4);
+  });
 }
 TEST_CASE("mxv and vxm against a dense oracle: plus_first and min_second int32", "[vector][mxv][vxm][random]") {
-  random_products<std::int32_t>("plus_first", plus_first, 5);
-  random_products<std::int32_t>("min_second", min_second, 6);
+  for_each_vector_form([](vector_form f) {
+    INFO("vectors " << form_name(f));
+    random_products<std::int32_t>("plus_first", plus_first, 5);
+    random_products<std::int32_t>("min_second", min_second, 6);
+  });
 }
 
 TEST_CASE("Element-wise, apply, select, assign and extract against the oracle", "[vector][random]") {
+  for_each_vector_form([](vector_form f) {
+  INFO("vectors " << form_name(f));
   std::mt19937_64 rng(77);
   for (index_t n : {0, 1, 15, 16, 17, 1000})
     for (double du : {0.0, 0.2, 1.0})
@@ -223,6 +250,7 @@ TEST_CASE("Element-wise, apply, select, assign and extract against the oracle", 
         for (const auto& [i, x] : um) total += x;
         REQUIRE(reduce(plus_monoid{}, u) == total);
       }
+  });
 }
 
 TEST_CASE("Breadth-first search with vxm: a frontier of one vertex on a long path", "[vector][vxm][bfs]") {

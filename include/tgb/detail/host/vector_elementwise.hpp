@@ -317,21 +317,6 @@ vector_bitmap<TW> vector_assign(const vector_bitmap<TW>& w, const Mask& mask, co
   }
 }
 
-// w = x at every position (assign of a scalar over all indices, no mask and
-// no accumulator), in place.
-template <class TW>
-void vector_fill(vector_bitmap<TW>& w, const TW& x) {
-  TW* const v = w.values.data();
-  std::uint8_t* const p = w.present.data();
-  const index_t n = w.n;
-#pragma omp parallel for schedule(static) firstprivate(v, p, x) if (n > kParallelVector)
-  for (index_t i = 0; i < n; ++i) {
-    v[i] = x;
-    p[i] = 1;
-  }
-  w.nvals = n;
-}
-
 // w = accum(w, src) at every position, in place, where src stores a value at
 // every position (src(i, x) always true: an element-wise op of full vectors)
 // and there is no mask: straight loops the compiler can vectorize. Returns
