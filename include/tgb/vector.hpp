@@ -310,16 +310,18 @@ class Vector {
   vector_form form() const noexcept { return dev_ || !has_sparse_ ? vector_form::bitmap : vector_form::sparse; }
   vector_form form_control() const noexcept { return form_; }
   void set_form(vector_form f) {
-    form_ = f;
-    if (dev_) return;
-    const bool sparse = f == vector_form::sparse || (f == vector_form::automatic && detail::sparse_fits(nvals(), v_.n));
-    if (sparse) {
-      if (!has_sparse_) assign_sparse(detail::guard_alloc([&] { return detail::sparse_of(v_); }));
-      else drop_bitmap();
-    } else {
-      bitmap();
-      drop_sparse();
+    if (!dev_) {
+      const bool sparse =
+          f == vector_form::sparse || (f == vector_form::automatic && detail::sparse_fits(nvals(), v_.n));
+      if (sparse) {
+        if (!has_sparse_) assign_sparse(detail::guard_alloc([&] { return detail::sparse_of(v_); }));
+        else drop_bitmap();
+      } else {
+        bitmap();
+        drop_sparse();
+      }
     }
+    form_ = f;  // after the conversion, which may throw
   }
 
   // Where the storage lives; operations on the vector run there.
@@ -354,8 +356,13 @@ class Vector {
         else h.recount();
         return h;
       });
+      // In the form the rule (or set_form) picks, as an operation's result.
+      const bool sparse = wants_sparse(b.nvals);
+      detail::vector_sparse<T> sp;
+      if (sparse) sp = detail::guard_alloc([&] { return detail::sparse_of(b); });
       dev_.reset();
-      assign_bitmap(std::move(b));
+      if (sparse) assign_sparse(std::move(sp));
+      else assign_bitmap(std::move(b));
     }
   }
 
@@ -371,7 +378,8 @@ class Vector {
     return v_.present[i] ? std::optional<T>(v_.values[i]) : std::nullopt;
   }
   // GrB_Vector_setElement / removeElement (a sparse vector becomes a bitmap
-  // first: O(n) once, then O(1) each).
+  // first: O(n) once, then O(1) each; the next operation's result takes the
+  // form the rule or set_form picks again).
   void set(index_t i, T v) {
     host_only("element access");
     check(i);
@@ -514,7 +522,10 @@ class Vector {
       const std::lock_guard<std::mutex> lock(detail::tile_copy_mutex(this));
       if (!has_bitmap_.load(std::memory_order_relaxed)) {
         detail::vector_bitmap<T> b = detail::guard_alloc([&] { return detail::bitmap_of(s_); });
-        v_.swap(b);
+        // Only the arrays: n and nvals are right already, and size() reads
+        // them without the lock.
+        v_.values.swap(b.values);
+        v_.present.swap(b.present);
         has_bitmap_.store(true, std::memory_order_release);
       }
     }

@@ -98,6 +98,16 @@ TEST_CASE("Vector forms: the rule, set_form, element access, build, resize, equa
   apply(w, no_mask, no_accum, ainv{}, one);  // 1 entry of 64, bitmap by request
   CHECK(w.form() == vector_form::bitmap);
   CHECK(show(to_vmap(w)) == show(vmap<int>{{9, -4}}));
+
+  // A sum of doubles over more than one block of 65,536 positions folds in
+  // the same order in both forms (the bitmap reduction's blocks).
+  Vector<double> big(131072);
+  big.set(0, 1e16), big.set(70000, 1.0), big.set(70001, 1.0);
+  Vector<double> big_sparse = big;
+  big_sparse.set_form(vector_form::sparse);
+  big.set_form(vector_form::bitmap);
+  CHECK(reduce(plus_monoid{}, big_sparse) == reduce(plus_monoid{}, big));
+  CHECK(reduce(plus_monoid{}, big) == 1e16 + 2.0);
 }
 
 TEST_CASE("Operations on sparse vectors: results by hand and the forms they leave", "[vector][forms][hand]") {

@@ -106,10 +106,7 @@ void mxv_cuda(const char* op, bool is_vxm, Vector<TW>& w, const Mask& mask, cons
     // Without a mask or an accumulator t becomes w whole: t borrows w's arrays
     // (unless w is u itself, read while t is written).
     device_vector<TW>* reuse = nullptr;
-    if constexpr (std::is_same_v<TW, TU>)
-      if (!admit && ac < 0 && static_cast<const void*>(&w) != static_cast<const void*>(&u)) reuse = w.device_storage();
-    if constexpr (!std::is_same_v<TW, TU>)
-      if (!admit && ac < 0) reuse = w.device_storage();
+    if (!admit && ac < 0 && static_cast<const void*>(&w) != static_cast<const void*>(&u)) reuse = w.device_storage();
     device_vector<TW> t = cuda::vector_product<TW, Semiring>(a, push, !is_vxm, uu, admit, semiring, s, reuse);
     w.assign_device(cuda::vector_writeback(w.device(), admit, ac, desc.replace, std::move(t), true, s));
   }

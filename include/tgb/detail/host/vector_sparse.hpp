@@ -145,14 +145,26 @@ vector_sparse<TW> sparse_masked(vector_sparse<TW>&& t, const Mask& mask) {
   return r;
 }
 
-// The fold of the entries in increasing index (cast to TS first).
+// The fold of the entries in increasing index (cast to TS first), in the
+// bitmap reduction's order: each block of kParallelVector positions folded
+// alone, the blocks' folds then folded in order (so a sum of doubles does
+// not depend on the form).
 template <class TS, class TU, class Monoid>
 TS sparse_reduce(const vector_sparse<TU>& u, const Monoid& m, bool& has) {
   has = u.nvals() > 0;
   if (!has) return m.template identity<TS>();
-  TS acc = cast<TS>(u.values[0]);
-  for (index_t e = 1; e < u.nvals() && !m.is_terminal(acc); ++e) acc = m(acc, cast<TS>(u.values[e]));
-  return acc;
+  TS total{}, part{};
+  bool any_total = false;
+  for (index_t e = 0; e < u.nvals();) {
+    const index_t block = u.index[e] / kParallelVector;
+    part = cast<TS>(u.values[e++]);
+    for (; e < u.nvals() && u.index[e] / kParallelVector == block; ++e)
+      if (!m.is_terminal(part)) part = m(part, cast<TS>(u.values[e]));
+    total = any_total ? m(total, part) : part;
+    any_total = true;
+    if (m.is_terminal(total)) break;
+  }
+  return total;
 }
 
 // w<m>(all) = accum(w, src) where m is a sparse vector, not complemented,
@@ -246,8 +258,9 @@ bool vxm_push_sparse(const row_list<Col, TA>& A, const vector_sparse<TU>& u, con
 }
 
 // w's entries as a bitmap, for an operation that replaces w: made aside where
-// w holds only its sparse form, so nothing is cached on w (a failing
-// operation leaves w as it was, its allocations included).
+// w holds only its sparse form, so the write-back caches nothing on w (where
+// w is also an operand or the mask, reading it may still leave w's bitmap
+// beside its sparse form; its entries stay as they were either way).
 template <class T>
 class output_bitmap {
  public:
