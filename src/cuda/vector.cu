@@ -13,6 +13,8 @@ namespace tgb::detail::cuda {
   template device_buffer<std::uint8_t> vector_admits(const device_vector<T>&, bool, bool, stream_t);          \
   template device_vector<T> vector_writeback(const device_vector<T>&, const std::uint8_t*, int, bool,         \
                                              device_vector<T>&&, bool, stream_t);                             \
+  template void vector_assign_all(device_vector<T>&, const device_vector<T>*, const T*, const std::uint8_t*, int, \
+                                  bool, stream_t);                                                            \
   TGB_SEMIRINGS(TGB_CUDA_VECTOR_PRODUCT, T)
 
 TGB_CUDA_VECTOR(bool)

@@ -565,6 +565,50 @@ void elementwise_for(std::uint64_t seed) {
 
 }  // namespace
 
+// w as its own mask and source: the device assigns over all indices in place
+// and uses a structural mask's presence bytes as they are, so each position
+// must be read before it is written (as the host's in-place paths do).
+TEST_CASE("device vector operations with w as its own mask and source", "[vector][device]") {
+  std::mt19937_64 rng(66);
+  for (index_t n : {index_t(17), index_t(1000), index_t(70001)}) {
+    const auto w0 = random_vector<double>(rng, n, 0.4), u = random_vector<double>(rng, n, 0.3);
+    const auto A = oracle::random_matrix<double>(rng, n, n, n > 5000 ? 0.0002 : 0.02);
+    const descriptor replace = descriptor{}.with_replace();
+    auto both = [&](const char* what, auto op) {
+      auto run = [&](backend where) {
+        Vector<double> w = von(w0, where);
+        const Vector<double> uu = von(u, where);
+        Matrix<double> AA = A;
+        AA.to(where);
+        op(w, uu, AA);
+        w.to(backend::host);
+        return to_vmap(w);
+      };
+      const auto h = run(backend::host), g = run(backend::cuda);
+      INFO(what << ", size " << n);
+      REQUIRE(vdiff(g, h) == "");
+    };
+    both("assign w<struct(w)> += w", [&](auto& w, const auto&, const auto&) { assign(w, structure(w), plus{}, w, all); });
+    both("assign w<struct(w), replace> = 3", [&](auto& w, const auto&, const auto&) {
+      assign(w, structure(w), no_accum, 3.0, all, replace);
+    });
+    both("assign w<!struct(w)> = u", [&](auto& w, const auto& uu, const auto&) {
+      assign(w, complement(structure(w)), no_accum, uu, all);
+    });
+    both("assign w<w, replace> = u", [&](auto& w, const auto& uu, const auto&) { assign(w, w, no_accum, uu, all, replace); });
+    both("assign w<struct(u)> = w", [&](auto& w, const auto& uu, const auto&) { assign(w, structure(uu), no_accum, w, all); });
+    both("ewise_add w<struct(w)> = w + u", [&](auto& w, const auto& uu, const auto&) {
+      ewise_add(w, structure(w), no_accum, plus{}, w, uu);
+    });
+    both("vxm w<struct(w)> += w A", [&](auto& w, const auto&, const auto& AA) {
+      vxm(w, structure(w), plus{}, plus_times, w, AA);
+    });
+    both("mxv w<struct(u), replace> = A w", [&](auto& w, const auto& uu, const auto& AA) {
+      mxv(w, structure(uu), no_accum, plus_times, AA, w, replace);
+    });
+  }
+}
+
 TEST_CASE("device vector element-wise operations against the host", "[vector][device]") {
   elementwise_for<double, double>(61);
   elementwise_for<std::int64_t, std::int64_t>(62);
@@ -783,6 +827,57 @@ TEST_CASE("algorithms on the GPU against the host: bfs, sssp, pagerank, bc, cc",
     REQUIRE(cg.location() == backend::cuda);
     cg.to(backend::host);
     REQUIRE(cg == connected_components(A));
+  }
+}
+
+// On the GPU, bfs runs its push levels fused in one cooperative kernel
+// (detail::cuda::bfs_push_fused) and hands over to the vector operations
+// where Beamer's rule asks for the pull: the levels must equal the host's,
+// the parents be valid, and the push and pull step counts (the same
+// decisions on the same counts) equal the host's.
+TEST_CASE("bfs on the GPU: fused push levels, long paths and the switch to the pull", "[vector][device][algorithms]") {
+  std::mt19937_64 rng(67);
+  auto path_with_chords = [&](index_t n, index_t chords, bool directed) {
+    std::vector<index_t> r, c;
+    for (index_t i = 0; i + 1 < n; ++i) {
+      r.push_back(i), c.push_back(i + 1);
+      if (!directed) r.push_back(i + 1), c.push_back(i);
+    }
+    std::uniform_int_distribution<index_t> pick(0, n - 1);
+    for (index_t k = 0; k < chords; ++k) {
+      const index_t a = pick(rng), b = pick(rng);
+      r.push_back(a), c.push_back(b);
+      if (!directed) r.push_back(b), c.push_back(a);
+    }
+    return Matrix<double>::from_coo(n, n, r, c, std::vector<double>(r.size(), 1.0), tgb::first{});
+  };
+  struct graph {
+    const char* name;
+    Matrix<double> A;
+    index_t source;
+  };
+  std::vector<graph> graphs;
+  graphs.push_back({"path of 3000", path_with_chords(3000, 0, false), 0});
+  graphs.push_back({"directed path of 2000, 20 chords", path_with_chords(2000, 20, true), 5});
+  graphs.push_back({"random, 20000 vertices, mean degree 8", oracle::random_matrix<double>(rng, 20000, 20000, 8.0 / 20000), 7});
+  graphs.push_back({"path of 5000 with 300 chords", path_with_chords(5000, 300, false), 2500});
+  for (const graph& g : graphs) {
+    Matrix<double> Ad = g.A;
+    Ad.to(backend::cuda);
+    for (bfs_direction dir : {bfs_direction::automatic, bfs_direction::push}) {
+      bfs_options o;
+      o.direction = dir;
+      const bfs_result h = bfs(g.A, g.source, o);
+      bfs_result d = bfs(Ad, g.source, o);
+      d.level.to(backend::host);
+      d.parent.to(backend::host);
+      INFO(g.name << (dir == bfs_direction::push ? ", push only" : ", automatic") << ": host " << h.push_steps
+                  << " push + " << h.pull_steps << " pull, GPU " << d.push_steps << " + " << d.pull_steps);
+      REQUIRE(d.level == h.level);
+      check_parents(g.A, d, g.source);
+      REQUIRE(d.push_steps == h.push_steps);
+      REQUIRE(d.pull_steps == h.pull_steps);
+    }
   }
 }
 

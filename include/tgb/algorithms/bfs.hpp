@@ -65,6 +65,22 @@ void rows_on_host(Matrix<T>& M) {
   if (M.location() == backend::host) M.set_storage(storage_control::rows);
 }
 
+// The fused push levels on the GPU (detail::cuda::bfs_push_fused) where P is
+// stored in rows there; false where they cannot run (the caller takes the
+// vector operations).
+template <class I = std::int64_t>
+bool bfs_push_fused_cuda(const Matrix<bool>& P, Vector<I>& q, Vector<I>& parent, Vector<I>& level, std::int64_t d,
+                         double alpha, bool automatic, cuda::bfs_fused_state& st) {
+  if constexpr (!cuda::device_types<I>) {
+    return false;
+  } else {
+    const device_row_matrix<bool>* rows = P.device_rows();
+    if (!rows) return false;
+    return cuda::bfs_push_fused<I>(*rows, *q.device_storage(), *parent.device_storage(), *level.device_storage(), d,
+                                   alpha, automatic, st, current_stream());
+  }
+}
+
 // The edges of A as a bool pattern, optionally with A' added (in rows on the host).
 template <class T>
 Matrix<bool> graph_pattern(const Matrix<T>& A, bool symmetrize) {
@@ -91,9 +107,12 @@ bfs_result bfs(const Matrix<T>& A, index_t source, const bfs_options& opt = {}) 
     throw invalid_value("tgb::bfs: alpha and beta must be positive, not " + std::to_string(opt.alpha) + " and " +
                         std::to_string(opt.beta));
   const index_t n = A.nrows();
-  const Matrix<bool> P = detail::graph_pattern(A, opt.symmetrize);
+  Matrix<bool> P = detail::graph_pattern(A, opt.symmetrize);
 
   const backend where = A.location();
+  // On the GPU the push levels run fused in one kernel over P's rows
+  // (detail::cuda::bfs_push_fused): P in rows where they fit.
+  if (where == backend::cuda && opt.direction != bfs_direction::pull) P.set_storage(storage_control::rows);
   bfs_result r{Vector<std::int64_t>(n), Vector<std::int64_t>(n)};
   Vector<std::int64_t> q(n);
   q.set(source, source);
@@ -121,8 +140,9 @@ bfs_result bfs(const Matrix<T>& A, index_t source, const bfs_options& opt = {}) 
   bool pulling = opt.direction == bfs_direction::pull;
 
   const descriptor replace = descriptor{}.with_replace();
+  bool decided = false;  // the fused push already chose the direction for this frontier
   for (std::int64_t d = 1; q.nvals() > 0; ++d) {
-    if (automatic) {
+    if (automatic && !decided) {
       ewise_mult(fdeg, no_mask, no_accum, first{}, deg, q);
       const std::int64_t frontier_edges = reduce(plus_monoid{}, fdeg);
       unexplored -= frontier_edges;
@@ -130,6 +150,18 @@ bfs_result bfs(const Matrix<T>& A, index_t source, const bfs_options& opt = {}) 
         pulling = true;
       else if (pulling && static_cast<double>(q.nvals()) < static_cast<double>(n) / opt.beta)
         pulling = false;
+    }
+    decided = false;
+    if (!pulling && where == backend::cuda) {
+      detail::cuda::bfs_fused_state st;
+      st.unexplored = unexplored;
+      if (detail::bfs_push_fused_cuda(P, q, r.parent, r.level, d, opt.alpha, automatic, st)) {
+        r.push_steps += st.levels;
+        d += st.levels - 1;
+        unexplored = st.unexplored;
+        pulling = decided = st.stopped_for_pull;
+        continue;
+      }
     }
     if (pulling) {
       if (!have_at) {

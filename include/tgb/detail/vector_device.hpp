@@ -31,6 +31,9 @@ const std::uint8_t* device_vector_mask(const char* op, const M& m, std::shared_p
   if constexpr (!cuda::device_types<U>) {
     throw device_unsupported(op, "a vector mask's type must be bool, int32, int64, float or double");
   } else {
+    // A structural mask admits where it stores an entry: its presence bytes
+    // as they are (nothing made; read on the stream before any later write).
+    if (view.structural && !view.complemented) return view.object->device().present.data();
     auto a = std::make_shared<device_buffer<std::uint8_t>>(
         cuda::vector_admits(view.object->device(), view.structural, view.complemented, current_stream()));
     keep = a;
@@ -240,6 +243,17 @@ void vector_assign_cuda(Vector<TW>& w, const Mask& mask, const Accum& accum, dev
   vector_finish_cuda("assign", w, mask, no_accum, desc.replace,
                      cuda::vector_scatter<TW>(w.device(), t, device_indices(I, keep, s), accum_code(accum), s));
 }
+// Over all indices, w is updated in place from u (of w's type) or the
+// scalar: nothing is allocated but the mask's bytes (where it needs them).
+template <class TW, class Mask, class Accum>
+void vector_assign_all_cuda(Vector<TW>& w, const Mask& mask, const Accum& accum, const device_vector<TW>* u,
+                            const TW* x, bool replace) {
+  check_device_accum("assign", accum_code(accum));
+  std::shared_ptr<void> keep;
+  const std::uint8_t* admit = device_vector_mask("assign", mask, keep);
+  cuda::vector_assign_all<TW>(*w.device_storage(), u, x, admit, accum_code(accum), replace, current_stream());
+}
+
 template <class TW, class Mask, class Accum, class TU>
 void vector_assign_cuda(Vector<TW>& w, const Mask& mask, const Accum& accum, const Vector<TU>& u,
                         const index_list& I, const descriptor& desc) {
@@ -247,10 +261,12 @@ void vector_assign_cuda(Vector<TW>& w, const Mask& mask, const Accum& accum, con
     throw device_unsupported("assign", device_vector_types_text());
   } else {
     const stream_t s = current_stream();
-    if constexpr (std::is_same_v<TW, TU>)
+    if constexpr (std::is_same_v<TW, TU>) {
+      if (I.is_all()) return vector_assign_all_cuda<TW>(w, mask, accum, &u.device(), nullptr, desc.replace);
       vector_assign_cuda(w, mask, accum, clone(u.device(), s), I, desc);
-    else
+    } else {
       vector_assign_cuda(w, mask, accum, cuda::vector_cast<TW, TU>(u.device(), s), I, desc);
+    }
   }
 }
 
@@ -261,6 +277,7 @@ void vector_assign_scalar_cuda(Vector<TW>& w, const Mask& mask, const Accum& acc
   if constexpr (!cuda::device_types<TW>) {
     throw device_unsupported("assign", device_vector_types_text());
   } else {
+    if (I.is_all()) return vector_assign_all_cuda<TW>(w, mask, accum, nullptr, x ? &*x : nullptr, desc.replace);
     const stream_t s = current_stream();
     const index_t len = I.count(w.size());
     vector_assign_cuda(w, mask, accum, x ? cuda::vector_fill<TW>(len, *x, s) : device_vector<TW>(len, s), I, desc);

@@ -163,10 +163,37 @@ device_vector<T> vector_product(const vector_operand<T>& A, bool push, bool matr
                                 device_vector<T>* reuse = nullptr);
 
 // w<admit, replace> = accum(w, t) (accum_code: -2 none, else op_code), t
-// consumed; t_within_mask: t has nothing outside the mask.
+// consumed (the result is written over its arrays); t_within_mask: t has
+// nothing outside the mask.
 template <class T>
 device_vector<T> vector_writeback(const device_vector<T>& w, const std::uint8_t* admit, int accum_code, bool replace,
                                   device_vector<T>&& t, bool t_within_mask, stream_t s);
+
+// w<admit, replace>(all) = accum(w, src) in place (assign over all indices):
+// src is u (null: the scalar *x at every position; x null too: nothing, as
+// an empty u). Nothing is allocated; w's count becomes unknown. After a CUDA
+// error w's contents are unspecified.
+template <class T>
+void vector_assign_all(device_vector<T>& w, const device_vector<T>* u, const T* x, const std::uint8_t* admit,
+                       int accum_code, bool replace, stream_t s);
+
+// BFS push levels fused into one cooperative kernel (bfs.cu), for tgb::bfs
+// on a pattern A in rows: from the frontier q (its stored positions, q(k) = k),
+// each level claims the vertices no parent holds, writing parent(j) = k and
+// level(j) = level0, level0 + 1, ...; it stops where the frontier empties or,
+// with `automatic`, where Beamer's rule (the new frontier's out-edges above
+// unexplored / alpha, unexplored first reduced by them) asks for the pull.
+// q leaves holding the last frontier (q(j) = j). False, doing nothing, where
+// the device cannot launch it (no cooperative launch).
+struct bfs_fused_state {
+  long long unexplored = 0;  // in and out
+  long long levels = 0, frontier = 0, frontier_edges = 0;
+  bool stopped_for_pull = false;
+};
+template <class T>
+bool bfs_push_fused(const device_row_matrix<bool>& A, device_vector<T>& q, device_vector<T>& parent,
+                    device_vector<T>& level, std::int64_t level0, double alpha, bool automatic, bfs_fused_state& st,
+                    stream_t s);
 
 // The element-wise vector operations (vector_elementwise.cuh), the predefined
 // operators by code as for matrices. Each returns t for vector_writeback.

@@ -793,24 +793,58 @@ __global__ void k_vector_writeback(index_t n, const T* w, const std::uint8_t* wp
   }
 }
 
+// The result is written over t's own arrays: position i reads w(i), t(i)
+// and admit(i) before it writes, so nothing is allocated.
 template <class T>
 device_vector<T> vector_writeback(const device_vector<T>& w, const std::uint8_t* admit, int accum_code, bool replace,
                                   device_vector<T>&& t, bool t_within_mask, stream_t s) {
   const bool has_accum = accum_code >= 0;
   if (!has_accum && (!admit || (replace && t_within_mask))) return std::move(t);
-  device_vector<T> out;
-  out.n = w.n;
-  out.values = device_buffer<T>(static_cast<std::size_t>(w.n), s);
-  out.present = device_buffer<std::uint8_t>(static_cast<std::size_t>(w.n), s);
+  device_vector<T> out = std::move(t);
+  out.nvals = -1;
   if (w.n) {
     k_vector_writeback<T><<<std::min<unsigned>(grid_for(w.n, 256), 4096), 256, 0, native(s)>>>(
-        w.n, w.values.data(), w.present.data(), t.values.data(), t.present.data(), admit, coded_op{accum_code},
+        w.n, w.values.data(), w.present.data(), out.values.data(), out.present.data(), admit, coded_op{accum_code},
         has_accum, replace, out.values.data(), out.present.data());
     check(cudaGetLastError(), "vector write-back");
   } else {
     out.nvals = 0;
   }
   return out;
+}
+
+// w<admit, replace>(all) = accum(w, src) in place: src is u's arrays, or x
+// at every position (up null; no x: has_x false). Position i reads w(i),
+// src(i) and admit(i) before it writes, so w may be u or the mask.
+template <class T>
+__global__ void k_vector_assign_all(index_t n, T* w, std::uint8_t* wp, const T* u, const std::uint8_t* up, T x,
+                                    bool has_x, const std::uint8_t* admit, coded_op accum, bool has_accum,
+                                    bool replace) {
+  for (index_t i = blockIdx.x * index_t(blockDim.x) + threadIdx.x; i < n; i += index_t(gridDim.x) * blockDim.x) {
+    const bool hw = wp[i];
+    if (admit && !admit[i]) {
+      if (replace && hw) wp[i] = 0;
+      continue;
+    }
+    const bool hs = up ? up[i] != 0 : has_x;
+    if (hs) {
+      const T v = up ? u[i] : x;
+      w[i] = has_accum && hw ? accum(w[i], v) : v;
+      wp[i] = 1;
+    } else if (!has_accum && hw) {
+      wp[i] = 0;
+    }
+  }
+}
+template <class T>
+void vector_assign_all(device_vector<T>& w, const device_vector<T>* u, const T* x, const std::uint8_t* admit,
+                       int accum_code, bool replace, stream_t s) {
+  if (!w.n) return;
+  k_vector_assign_all<T><<<std::min<unsigned>(grid_for(w.n, 256), 4096), 256, 0, native(s)>>>(
+      w.n, w.values.data(), w.present.data(), u ? u->values.data() : nullptr, u ? u->present.data() : nullptr,
+      x ? *x : T{}, x != nullptr, admit, coded_op{accum_code}, accum_code >= 0, replace);
+  w.nvals = -1;
+  check(cudaGetLastError(), "vector assign");
 }
 
 }  // namespace tgb::detail::cuda
