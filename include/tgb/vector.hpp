@@ -99,9 +99,15 @@ struct vector_sparse {
 };
 
 // The storage rule for a host vector's form: sparse while it holds at most
-// one position in 16 (an empty vector is sparse whatever its size).
+// one position in 16 (an empty vector is sparse whatever its size). A result
+// an operation made as a bitmap turns sparse only at one in 64 or fewer: the
+// conversion is a pass over n, and the next operation may want the bitmap
+// back (Bellman-Ford's relaxed distances meet the full distance vector).
 inline constexpr index_t kSparseRatio = 16;
 inline bool sparse_fits(index_t nvals, index_t n) noexcept { return nvals == 0 || nvals <= n / kSparseRatio; }
+inline bool bitmap_goes_sparse(index_t nvals, index_t n) noexcept {
+  return nvals == 0 || nvals <= n / (4 * kSparseRatio);
+}
 
 template <class T>
 vector_bitmap<T> bitmap_of(const vector_sparse<T>& s) {
@@ -546,7 +552,9 @@ class Vector {
   // assign_* hooks replace the contents as given (noexcept, used last by
   // every operation so that a throwing operation leaves the output as it was).
   void take(detail::vector_bitmap<T>&& b) {
-    if (wants_sparse(b.nvals)) assign_sparse(detail::sparse_of(b));
+    const bool sparse = form_ == vector_form::sparse ||
+                        (form_ == vector_form::automatic && detail::bitmap_goes_sparse(b.nvals, v_.n));
+    if (sparse) assign_sparse(detail::sparse_of(b));
     else assign_bitmap(std::move(b));
   }
   void take(detail::vector_sparse<T>&& s) {
