@@ -5,6 +5,8 @@
 // semirings with operand-order-sensitive multiplies (first, second) and the
 // atomic monoids of every type. Values are small integers, so floating-point
 // sums are exact whatever order the device folds them in.
+#include <cuda_runtime.h>
+
 #include <algorithm>
 #include <map>
 #include <random>
@@ -607,6 +609,35 @@ TEST_CASE("device vector operations with w as its own mask and source", "[vector
       mxv(w, structure(uu), no_accum, plus_times, AA, w, replace);
     });
   }
+}
+
+// A device vector made on one stream and assigned over all indices on
+// another: its arrays are copied back and freed on their own stream, so the
+// operation builds its result aside there instead of writing them in place.
+TEST_CASE("device assign over all indices from another stream", "[vector][device]") {
+  std::mt19937_64 rng(68);
+  const index_t n = 100000;
+  const auto w0 = random_vector<double>(rng, n, 0.4), u = random_vector<double>(rng, n, 0.3);
+  const auto m = random_vector<int>(rng, n, 0.5);
+  Vector<double> wh = w0;
+  assign(wh, structure(m), plus{}, u, all);
+  assign(wh, m, no_accum, 2.5, all);
+  cudaStream_t st;
+  REQUIRE(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking) == cudaSuccess);
+  {
+    Vector<double> wd = von(w0, backend::cuda);  // arrays on the default stream
+    {
+      stream_scope scope(reinterpret_cast<stream_t>(st));
+      const Vector<double> ud = von(u, backend::cuda);
+      const Vector<int> md = von(m, backend::cuda);
+      assign(wd, structure(md), plus{}, ud, all);
+      assign(wd, md, no_accum, 2.5, all);
+      REQUIRE(cudaStreamSynchronize(st) == cudaSuccess);
+    }
+    wd.to(backend::host);
+    REQUIRE(vdiff(to_vmap(wd), to_vmap(wh)) == "");
+  }
+  REQUIRE(cudaStreamDestroy(st) == cudaSuccess);
 }
 
 TEST_CASE("device vector element-wise operations against the host", "[vector][device]") {

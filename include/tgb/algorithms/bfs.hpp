@@ -75,9 +75,13 @@ bool bfs_push_fused_cuda(const Matrix<bool>& P, Vector<I>& q, Vector<I>& parent,
     return false;
   } else {
     const device_row_matrix<bool>* rows = P.device_rows();
-    if (!rows) return false;
+    const stream_t s = current_stream();
+    // The kernel writes the vectors' arrays in place: only where they belong
+    // to the current stream (arrays_on).
+    if (!rows || !arrays_on(q.device(), s) || !arrays_on(parent.device(), s) || !arrays_on(level.device(), s))
+      return false;
     return cuda::bfs_push_fused<I>(*rows, *q.device_storage(), *parent.device_storage(), *level.device_storage(), d,
-                                   alpha, automatic, st, current_stream());
+                                   alpha, automatic, st, s);
   }
 }
 

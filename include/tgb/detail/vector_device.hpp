@@ -243,8 +243,18 @@ void vector_assign_cuda(Vector<TW>& w, const Mask& mask, const Accum& accum, dev
   vector_finish_cuda("assign", w, mask, no_accum, desc.replace,
                      cuda::vector_scatter<TW>(w.device(), t, device_indices(I, keep, s), accum_code(accum), s));
 }
+// Whether v's arrays belong to stream s: only then may an operation on s
+// write them in place (they are copied back and freed on their own stream,
+// which is ordered after s's work only where it is s).
+template <class T>
+bool arrays_on(const device_vector<T>& v, stream_t s) {
+  return v.values.stream() == s && v.present.stream() == s;
+}
+
 // Over all indices, w is updated in place from u (of w's type) or the
 // scalar: nothing is allocated but the mask's bytes (where it needs them).
+// Only for w's arrays on the current stream (arrays_on); else the result is
+// built aside as for index lists.
 template <class TW, class Mask, class Accum>
 void vector_assign_all_cuda(Vector<TW>& w, const Mask& mask, const Accum& accum, const device_vector<TW>* u,
                             const TW* x, bool replace) {
@@ -262,7 +272,8 @@ void vector_assign_cuda(Vector<TW>& w, const Mask& mask, const Accum& accum, con
   } else {
     const stream_t s = current_stream();
     if constexpr (std::is_same_v<TW, TU>) {
-      if (I.is_all()) return vector_assign_all_cuda<TW>(w, mask, accum, &u.device(), nullptr, desc.replace);
+      if (I.is_all() && arrays_on(w.device(), s))
+        return vector_assign_all_cuda<TW>(w, mask, accum, &u.device(), nullptr, desc.replace);
       vector_assign_cuda(w, mask, accum, clone(u.device(), s), I, desc);
     } else {
       vector_assign_cuda(w, mask, accum, cuda::vector_cast<TW, TU>(u.device(), s), I, desc);
@@ -277,8 +288,9 @@ void vector_assign_scalar_cuda(Vector<TW>& w, const Mask& mask, const Accum& acc
   if constexpr (!cuda::device_types<TW>) {
     throw device_unsupported("assign", device_vector_types_text());
   } else {
-    if (I.is_all()) return vector_assign_all_cuda<TW>(w, mask, accum, nullptr, x ? &*x : nullptr, desc.replace);
     const stream_t s = current_stream();
+    if (I.is_all() && arrays_on(w.device(), s))
+      return vector_assign_all_cuda<TW>(w, mask, accum, nullptr, x ? &*x : nullptr, desc.replace);
     const index_t len = I.count(w.size());
     vector_assign_cuda(w, mask, accum, x ? cuda::vector_fill<TW>(len, *x, s) : device_vector<TW>(len, s), I, desc);
   }
