@@ -224,12 +224,11 @@ void assign_host(Vector<TW>& w, const Mask& mask, const Accum& accum, const Vect
 
 // w<m>(I) = accum(w(I), x), x already cast to w's type; no x (an empty
 // Scalar, tgb/scalar.hpp) assigns as an empty vector u would: w(I)'s entries
-// are deleted without an accumulator and kept with one.
+// are deleted without an accumulator and kept with one. I and the mask are
+// checked by the caller (assign_scalar).
 template <class TW, class Mask, class Accum>
 void assign_scalar_host(Vector<TW>& w, const Mask& mask, const Accum& accum, const std::optional<TW>& x,
                         const index_list& I, const descriptor& desc) {
-  I.check(w.size(), "assign");
-  host::check_vector_mask(mask, w.size(), "assign");
   guard_alloc([&] {
     auto src = [&x](index_t, TW& out) {
       if (!x) return false;
@@ -506,23 +505,27 @@ void extract(Vector<TW>& w, const Mask& mask, const Accum& accum, const Vector<T
 // --------------------------------------------------------------- reductions
 // The fold of u's entries under the monoid, in increasing index; its identity
 // if u is empty.
+namespace detail {
+// The fold of u in S where u lives and in the form it holds.
+template <class S, class Monoid, class T>
+S reduce_vector(const Monoid& monoid, const Vector<T>& u, bool& has) {
+  if (u.location() == backend::cuda) return vector_reduce_cuda<S>(monoid, u, has);
+  if (const auto* us = u.sparse()) return host::sparse_reduce<S>(*us, monoid, has);
+  return guard_alloc([&] { return host::vector_reduce<S>(u.bitmap(), monoid, has); });
+}
+}  // namespace detail
+
 template <class T, class Monoid>
 T reduce(const Monoid& monoid, const Vector<T>& u) {
   bool has = false;
-  if (u.location() == backend::cuda) return detail::vector_reduce_cuda<T>(monoid, u, has);
-  if (const auto* us = u.sparse()) return detail::host::sparse_reduce<T>(*us, monoid, has);
-  return detail::guard_alloc([&] { return detail::host::vector_reduce<T>(u.bitmap(), monoid, has); });
+  return detail::reduce_vector<T>(monoid, u, has);
 }
 
 // s = accum(s, fold of u) (GrB_Vector_reduce to a scalar with accumulator).
 template <class S, class Accum, class Monoid, class T>
 void reduce(S& s, const Accum& accum, const Monoid& monoid, const Vector<T>& u) {
   bool has = false;
-  const S t = u.location() == backend::cuda ? detail::vector_reduce_cuda<S>(monoid, u, has)
-              : u.sparse()                  ? detail::host::sparse_reduce<S>(*u.sparse(), monoid, has)
-                                            : detail::guard_alloc([&] {
-                                                return detail::host::vector_reduce<S>(u.bitmap(), monoid, has);
-                                              });
+  const S t = detail::reduce_vector<S>(monoid, u, has);
   if constexpr (std::is_same_v<Accum, no_accum_t>) s = t;
   else s = tgb::detail::accumulate<S>(accum, s, t);
 }
