@@ -222,6 +222,20 @@ void assign_host(Vector<TW>& w, const Mask& mask, const Accum& accum, const Vect
   });
 }
 
+// A vector's stored values in index order as an index list (the list of
+// GxB's *_Vector index forms), read on the host.
+template <class TI>
+index_list index_list_of(const Vector<TI>& I) {
+  static_assert(std::is_integral_v<TI> && !std::is_same_v<TI, bool>, "tgb: indices must be integers");
+  return guard_alloc([&] {
+    std::vector<index_t> out;
+    out.reserve(static_cast<std::size_t>(I.nvals()));
+    for (index_t i = 0; i < I.size(); ++i)
+      if (I.present()[i]) out.push_back(static_cast<index_t>(I.values()[i]));
+    return index_list(std::move(out));
+  });
+}
+
 // w<m>(I) = accum(w(I), x), x already cast to w's type; no x (an empty
 // Scalar, tgb/scalar.hpp) assigns as an empty vector u would: w(I)'s entries
 // are deleted without an accumulator and kept with one. I and the mask are
@@ -421,7 +435,10 @@ void select(Vector<TW>& w, const Mask& mask, const Accum& accum, const Pred& pre
 // ----------------------------------------------------------- assign, extract
 // w<m>(I) = accum(w(I), u) (GrB_Vector_assign): u(k) goes to w(I[k]); the
 // mask is over all of w. |I| must equal u's size; indices outside w throw
-// index_out_of_bounds; a repeated index throws invalid_value.
+// index_out_of_bounds; a repeated index throws invalid_value (which of u's
+// values lands is undefined; SuiteSparse lets the last one win). To fold
+// the values aimed at one index, build a vector with a dup operator
+// (Vector::build, or build(w, I, X, dup) from vectors) and assign that.
 template <class TW, class Mask, class Accum, class TU>
 void assign(Vector<TW>& w, const Mask& mask, const Accum& accum, const Vector<TU>& u, const index_list& I,
             const descriptor& desc = {}) {
@@ -436,6 +453,103 @@ void assign(Vector<TW>& w, const Mask& mask, const Accum& accum, const Vector<TU
     throw invalid_value("tgb::assign: the index list repeats an index; which of u's values lands there is undefined");
   if (where == backend::cuda) return detail::vector_assign_cuda(w, mask, accum, u, I, desc);
   detail::assign_host(w, mask, accum, u, I, desc);
+}
+
+// w<m>(I) = accum(w(I), u) with the indices held by a vector (SuiteSparse's
+// GxB_Vector_assign_Vector): I's stored values, in index order, are the
+// list, so |u| must equal I's entry count; no repeats. I lives where w and
+// u do; on the device the list stays there.
+template <class TW, class Mask, class Accum, class TU, class TI>
+void assign(Vector<TW>& w, const Mask& mask, const Accum& accum, const Vector<TU>& u, const Vector<TI>& I,
+            const descriptor& desc = {}) {
+  static_assert(std::is_integral_v<TI> && !std::is_same_v<TI, bool>, "tgb::assign: indices must be integers");
+  detail::host::check_vector_mask(mask, w.size(), "assign");
+  if (detail::vector_residence("assign", w, mask, {{"u", u.location()}, {"I", I.location()}}) != backend::cuda)
+    return assign(w, mask, accum, u, detail::index_list_of(I), desc);
+  if constexpr (!detail::cuda::device_types<TI, TW, TU>) {
+    throw detail::device_unsupported("assign", "a vector of indices must be int32 or int64, and w and u of the "
+                                               "device's value types");
+  } else {
+    const stream_t s = current_stream();
+    std::optional<detail::device_vector<index_t>> keep;
+    const detail::cuda::vector_index_list L =
+        detail::cuda::vector_indices(detail::device_vector_as<index_t>(I, keep), w.size(), s);
+    if (L.len != u.size())
+      throw dimension_mismatch("tgb::assign: the index vector has " + detail::size_text(L.len) +
+                               " entries but u has size " + detail::size_text(u.size()));
+    if (L.has_bad)
+      throw index_out_of_bounds("tgb::assign: index " + std::to_string(L.bad) + " is outside [0, " +
+                                std::to_string(w.size()) + ")");
+    const index_t r = detail::cuda::vector_first_repeat(L.list, L.len, w.size(), s);
+    if (r >= 0)
+      throw invalid_value("tgb::assign: the index vector repeats index " + std::to_string(r) +
+                          "; which of u's values lands there is undefined");
+    detail::vector_assign_cuda(w, mask, accum, detail::device_source<TW>(u, s), detail::cuda::index_source{L.list},
+                               desc);
+  }
+}
+
+// ------------------------------------------------------ build from vectors
+// GxB_Vector_build_Vector: w.build(indices, values, dup) with the tuples
+// held by two vectors, their stored values in index order (I int32 or
+// int64; X's values cast to w's type). I and X hold the same number of
+// entries; w must be empty (output_not_empty); dup folds the values of one
+// index in list order (no_duplicates: a repeat throws invalid_value). The
+// three live on one backend; on the GPU the tuples never leave it (dup a
+// predefined operator; the associative ones fold by a segmented reduction,
+// so a floating-point plus may round differently from the host's). FastSV
+// hooks this way: t(p) = min of g(v) over the v with f(v) = p.
+template <class T, class TI, class TX, class Dup = no_duplicates_t>
+void build(Vector<T>& w, const Vector<TI>& I, const Vector<TX>& X, Dup dup = no_duplicates) {
+  static_assert(std::is_integral_v<TI> && !std::is_same_v<TI, bool>, "tgb::build: indices must be integers");
+  const backend where = detail::vector_residence("build", w, no_mask, {{"I", I.location()}, {"X", X.location()}});
+  if (I.nvals() != X.nvals())
+    throw invalid_value("tgb::build: the index vector holds " + std::to_string(I.nvals()) +
+                        " entries and the value vector " + std::to_string(X.nvals()));
+  if (w.nvals() != 0)
+    throw output_not_empty("tgb::build: the vector already holds " + std::to_string(w.nvals()) +
+                           " entries; clear() it first");
+  if (where != backend::cuda) {
+    const auto [idx, val] = detail::guard_alloc([&] {
+      std::vector<index_t> i;
+      std::vector<TX> x;
+      i.reserve(static_cast<std::size_t>(I.nvals()));
+      x.reserve(static_cast<std::size_t>(X.nvals()));
+      for (index_t k = 0; k < I.size(); ++k)
+        if (I.present()[k]) i.push_back(static_cast<index_t>(I.values()[k]));
+      for (index_t k = 0; k < X.size(); ++k)
+        if (X.present()[k]) x.push_back(X.values()[k]);
+      return std::pair(std::move(i), std::move(x));
+    });
+    return w.build(idx, val, dup);
+  }
+  constexpr int dup_code = std::is_same_v<Dup, no_duplicates_t> ? -1 : detail::op_code<Dup>::value;
+  if constexpr (!detail::cuda::device_types<T, TI, TX> || (dup_code < 0 && !std::is_same_v<Dup, no_duplicates_t>)) {
+    throw detail::device_unsupported("build", "the indices must be int32 or int64, the values of the device's "
+                                              "value types and dup a predefined operator");
+  } else {
+    const stream_t s = current_stream();
+    std::optional<detail::device_vector<index_t>> keep;
+    const detail::cuda::vector_index_list L =
+        detail::cuda::vector_indices(detail::device_vector_as<index_t>(I, keep), w.size(), s);
+    if (L.has_bad)
+      throw index_out_of_bounds("tgb::build: index " + std::to_string(L.bad) + " is outside [0, " +
+                                std::to_string(w.size()) + ")");
+    std::optional<detail::device_vector<T>> xkeep;
+    const detail::device_vector<T> t = detail::cuda::vector_stored<T>(detail::device_vector_as<T>(X, xkeep), s);
+    const detail::device_vector<T> empty(w.size(), s);
+    if constexpr (dup_code < 0) {
+      const index_t r = detail::cuda::vector_first_repeat(L.list, L.len, w.size(), s);
+      if (r >= 0)
+        throw invalid_value("tgb::build: duplicate index " + std::to_string(r) +
+                            " and the duplicate policy is no_duplicates");
+      detail::vector_finish_cuda("build", w, no_mask, no_accum, false,
+                                 detail::cuda::vector_scatter<T>(empty, t, detail::cuda::index_source{L.list}, -1, s));
+    } else {
+      detail::vector_finish_cuda("build", w, no_mask, no_accum, false,
+                                 detail::cuda::vector_scatter_fold<T>(empty, t, L.list, dup_code, s));
+    }
+  }
 }
 
 // w<m>(I) = accum(w(I), x) (GrB_Vector_assign with a scalar): x, cast to w's
@@ -492,14 +606,7 @@ void extract(Vector<TW>& w, const Mask& mask, const Accum& accum, const Vector<T
       return detail::vector_extract_cuda(w, mask, accum, u, detail::cuda::index_source{L.list}, desc);
     }
   }
-  const index_list list = detail::guard_alloc([&] {
-    std::vector<index_t> out;
-    out.reserve(static_cast<std::size_t>(I.nvals()));
-    for (index_t i = 0; i < I.size(); ++i)
-      if (I.present()[i]) out.push_back(static_cast<index_t>(I.values()[i]));
-    return index_list(std::move(out));
-  });
-  extract(w, mask, accum, u, list, desc);
+  extract(w, mask, accum, u, detail::index_list_of(I), desc);
 }
 
 // --------------------------------------------------------------- reductions

@@ -51,6 +51,33 @@ vector_index_list vector_indices(const device_vector<index_t>& v, index_t bound,
   return out;
 }
 
+__global__ void k_fold_keys(index_t len, const index_t* list, std::uint64_t* keys, std::uint64_t* order) {
+  for (index_t k = blockIdx.x * index_t(blockDim.x) + threadIdx.x; k < len; k += index_t(gridDim.x) * blockDim.x) {
+    keys[k] = static_cast<std::uint64_t>(list[k]);
+    order[k] = static_cast<std::uint64_t>(k);
+  }
+}
+
+__global__ void k_adjacent_repeat(index_t len, const std::uint64_t* keys, unsigned long long* first) {
+  for (index_t p = 1 + blockIdx.x * index_t(blockDim.x) + threadIdx.x; p < len; p += index_t(gridDim.x) * blockDim.x)
+    if (keys[p] == keys[p - 1]) atomicMin(first, static_cast<unsigned long long>(keys[p]));
+}
+
+index_t vector_first_repeat(const index_t* list, index_t len, index_t bound, stream_t s) {
+  if (len < 2) return -1;
+  device_buffer<std::uint64_t> keys(static_cast<std::size_t>(len), s), order(static_cast<std::size_t>(len), s);
+  const unsigned grid = std::min<unsigned>(grid_for(len, 256), 8192);
+  k_fold_keys<<<grid, 256, 0, native(s)>>>(len, list, keys.data(), order.data());
+  check(cudaGetLastError(), "repeated indices");
+  sort_keys(keys, len, bits_for(static_cast<unsigned long long>(bound)), s);
+  device_buffer<unsigned long long> first(1, s);
+  check(cudaMemsetAsync(first.data(), 0xFF, sizeof(unsigned long long), native(s)), "repeated indices");
+  k_adjacent_repeat<<<grid, 256, 0, native(s)>>>(len, keys.data(), first.data());
+  check(cudaGetLastError(), "repeated indices");
+  const unsigned long long got = read_back(first.data(), s);
+  return got == ~0ull ? index_t(-1) : static_cast<index_t>(got);
+}
+
 #define TGB_CUDA_VECTOR_PAIR(TW, TU)                                                                          \
   template device_vector<TW> vector_cast<TW, TU>(const device_vector<TU>&, stream_t);                        \
   template device_vector<TW> vector_ewise<TW, TU>(const device_vector<TU>&, const device_vector<TU>&, int, int, \
@@ -68,6 +95,9 @@ vector_index_list vector_indices(const device_vector<index_t>& v, index_t bound,
   template device_vector<TU> vector_gather(const device_vector<TU>&, const index_source&, index_t, stream_t);   \
   template device_vector<TU> vector_scatter(const device_vector<TU>&, const device_vector<TU>&,                 \
                                             const index_source&, int, stream_t);                               \
+  template device_vector<TU> vector_stored(const device_vector<TU>&, stream_t);                                \
+  template device_vector<TU> vector_scatter_fold(const device_vector<TU>&, const device_vector<TU>&,              \
+                                                 const index_t*, int, stream_t);                                \
   template bool vector_equal(const device_vector<TU>&, const device_vector<TU>&, stream_t);
 
 TGB_CUDA_VECTOR_FROM(bool)

@@ -727,6 +727,15 @@ void index_lists_for(std::uint64_t seed) {
     both_vec(rng, e0, [&](Vector<TW>& w, const auto& mk, const auto& acc, descriptor d, backend at) {
       extract(w, mk, acc, von(u2, at), von(I32, at), d);
     }, "extract by an int32 vector of indices with unstored entries");
+    // assign through a vector of indices: distinct ones, int32, every other
+    // position stored.
+    const std::vector<index_t> dl = distinct(rng, n, (n + 1) / 2);
+    Vector<std::int32_t> J(2 * n);
+    for (std::size_t k = 0; k < dl.size(); ++k) J.set(index_t(2 * k), static_cast<std::int32_t>(dl[k]));
+    const auto uj = random_vector<TU>(rng, index_t(dl.size()), 0.6);
+    both_vec(rng, w0, [&](Vector<TW>& w, const auto& mk, const auto& acc, descriptor d, backend at) {
+      assign(w, mk, acc, von(uj, at), von(J, at), d);
+    }, "assign through an int32 vector of indices");
   }
 }
 }  // namespace
@@ -735,6 +744,80 @@ TEST_CASE("device assign and extract with index lists against the host", "[vecto
   index_lists_for<double, double>(71);
   index_lists_for<std::int64_t, std::int32_t>(72);
   index_lists_for<bool, float>(73);
+}
+
+namespace {
+// build(w, I, X, dup) on both backends: the tuples as an int64 and an int32
+// vector of indices (with unstored entries) and X (the device folds the
+// int32 list after a cast).
+template <class T, class Dup>
+void build_case(std::mt19937_64& rng, index_t n, index_t len, const Dup& dup, const char* what) {
+  std::uniform_int_distribution<index_t> any(0, n - 1);
+  Vector<std::int64_t> I64(len);
+  Vector<std::int32_t> I32(len + len / 2);
+  const auto X = random_vector<T>(rng, len, 1.0);
+  for (index_t k = 0; k < len; ++k) {
+    // A third of the tuples aim at index 0 (one long run), some at the
+    // first eighth, the rest anywhere.
+    const index_t i = k % 3 == 0 ? 0 : k % 3 == 1 ? any(rng) % std::max<index_t>(1, n / 8) : any(rng);
+    I64.set(k, i);
+    I32.set(k + k / 2, static_cast<std::int32_t>(i));
+  }
+  for (int form = 0; form < 2; ++form) {
+    auto run = [&](backend where) {
+      Vector<T> w(n, where);
+      if (form == 0) build(w, von(I64, where), von(X, where), dup);
+      else build(w, von(I32, where), von(X, where), dup);
+      REQUIRE(w.location() == where);
+      w.to(backend::host);
+      return to_vmap(w);
+    };
+    const auto h = run(backend::host), g = run(backend::cuda);
+    INFO(what << ": size " << n << ", " << len << " tuples, form " << form);
+    REQUIRE(vdiff(g, h) == "");
+  }
+}
+}  // namespace
+
+TEST_CASE("device build from vectors: repeats fold by dup as on the host", "[vector][device][index_list]") {
+  std::mt19937_64 rng(75);
+  for (index_t n : {index_t(1), index_t(17), index_t(5000)}) {
+    const index_t len = n == 5000 ? 300000 : 3 * n;  // a run of 100,000 at index 0
+    build_case<std::int64_t>(rng, n, len, min{}, "int64 min");
+    build_case<std::int64_t>(rng, n, len, plus{}, "int64 plus");
+    build_case<std::int64_t>(rng, n, len, second{}, "int64 second (the last value wins)");
+    build_case<std::int64_t>(rng, n, len, minus{}, "int64 minus (not associative: walked in list order)");
+    build_case<double>(rng, n, len, max{}, "fp64 max");
+    build_case<bool>(rng, n, len, lor{}, "bool lor");
+  }
+  // Without dup a repeat is an error on the device too; indices outside w,
+  // counts that differ and a w that is not empty as well; w unchanged.
+  Vector<std::int64_t> I(3);
+  I.set(0, 5), I.set(1, 9), I.set(2, 5);
+  const Vector<double> X3 = von(random_vector<double>(rng, 3, 1.0), backend::cuda);
+  Vector<double> w(40, backend::cuda);
+  REQUIRE_THROWS_AS(build(w, von(I, backend::cuda), X3), invalid_value);
+  I.set(2, 40);
+  REQUIRE_THROWS_AS(build(w, von(I, backend::cuda), X3, min{}), index_out_of_bounds);
+  I.remove(2);
+  REQUIRE_THROWS_AS(build(w, von(I, backend::cuda), X3, min{}), invalid_value);
+  REQUIRE(w.nvals() == 0);
+  I.set(2, 7);
+  build(w, von(I, backend::cuda), X3);
+  REQUIRE(w.nvals() == 3);
+  REQUIRE_THROWS_AS(build(w, von(I, backend::cuda), X3, min{}), output_not_empty);
+  // assign through a vector of indices on the device: repeats refused (the
+  // device finds them), w unchanged; without repeats as through the list.
+  Vector<double> v = von(random_vector<double>(rng, 40, 0.5), backend::cuda);
+  const Vector<double> before = v;
+  I.set(2, 5);
+  REQUIRE_THROWS_AS(assign(v, no_mask, plus{}, X3, von(I, backend::cuda)), invalid_value);
+  REQUIRE(v == before);
+  I.set(2, 7);
+  Vector<double> v2 = v;
+  assign(v, no_mask, plus{}, X3, von(I, backend::cuda));
+  assign(v2, no_mask, plus{}, X3, index_list({5, 9, 7}));
+  REQUIRE(v == v2);
 }
 
 TEST_CASE("device index lists: errors leave w unchanged, and == on the device", "[vector][device][index_list]") {

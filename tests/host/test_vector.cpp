@@ -322,6 +322,38 @@ TEST_CASE("assign: the mask is over w, positions outside I are kept", "[vector][
 
   Vector<int> w = from_vmap(4, w0);
   CHECK_THROWS_AS(assign(w, no_mask, no_accum, from_vmap<int>(2, {{0, 1}, {1, 2}}), {1, 1}), invalid_value);
+  // A vector built from tuples held by vectors folds repeats by dup in input
+  // order: I = [0, 2, 0, 2, 1] (stored at 0, 1, 2, 3, 5), X = [1, 2, 3, 4,
+  // 5]: minus gives w(0) = 1 - 3, w(2) = 2 - 4, w(1) = 5; second the last.
+  {
+    Vector<std::int64_t> Iv(6);
+    const std::vector<int> at = {0, 2, 0, 2, 0, 1};
+    for (index_t k : {0, 1, 2, 3, 5}) Iv.set(k, std::int64_t(at[static_cast<std::size_t>(k)]));
+    const auto X = from_vmap<int>(5, {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 5}});
+    Vector<int> a(4), b(4);
+    build(a, Iv, X, minus{});
+    CHECK(to_vmap(a) == vmap<int>{{0, -2}, {1, 5}, {2, -2}});
+    build(b, Iv, X, second{});
+    CHECK(to_vmap(b) == vmap<int>{{0, 3}, {1, 5}, {2, 4}});
+    Vector<int> c(4);
+    CHECK_THROWS_AS(build(c, Iv, X), invalid_value);  // a repeat without dup
+    CHECK_THROWS_AS(build(a, Iv, X, min{}), output_not_empty);
+    Iv.set(4, 9);
+    CHECK_THROWS_AS(build(c, Iv, from_vmap<int>(6, {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 5}, {5, 6}}), min{}),
+                    index_out_of_bounds);
+    CHECK_THROWS_AS(build(c, Iv, X, min{}), invalid_value);  // 6 indices, 5 values
+    CHECK(c.nvals() == 0);
+    // assign through a vector of indices: as through the list, repeats refused.
+    Vector<std::int32_t> J(3);
+    J.set(0, 3), J.set(2, 1);
+    Vector<int> d = from_vmap(4, w0), e = from_vmap(4, w0);
+    assign(d, no_mask, plus{}, u, J);
+    assign(e, no_mask, plus{}, u, {3, 1});
+    CHECK(d == e);
+    J.set(1, 3);
+    CHECK_THROWS_AS(assign(d, no_mask, plus{}, from_vmap<int>(3, {{0, 1}}), J), invalid_value);
+    CHECK(d == e);
+  }
   CHECK_THROWS_AS(assign(w, no_mask, no_accum, u, {1, 4}), index_out_of_bounds);
   CHECK_THROWS_AS(assign(w, no_mask, no_accum, 1, {-1}), index_out_of_bounds);
   CHECK_THROWS_AS(assign(w, no_mask, no_accum, 1, index_list::range(2, 5)), index_out_of_bounds);

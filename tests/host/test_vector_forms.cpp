@@ -232,4 +232,16 @@ TEST_CASE("Sparse vector operations leave w unchanged when an allocation fails",
     sweep("assign through a sparse mask", *start,
           [&](Vector<double>& w) { assign(w, structure(u), no_accum, v, all); });
   }
+  // build from two vectors (into an empty w; repeated indices folded) and
+  // assign through a vector of (distinct) indices.
+  Vector<std::int64_t> Iv(n), J(n);
+  Vector<double> X(n), uj(n / 3);
+  for (index_t i = 0; i < n; i += 3) {
+    Iv.set(i, (i * 7) % 100);
+    X.set(i, double(i));
+    J.set(i, n - 1 - i);
+    uj.set(i / 3, double(i % 11));
+  }
+  sweep("build from vectors", Vector<double>(n), [&](Vector<double>& w) { build(w, Iv, X, plus{}); });
+  sweep("assign through a vector of indices", w0, [&](Vector<double>& w) { assign(w, no_mask, plus{}, uj, J); });
 }

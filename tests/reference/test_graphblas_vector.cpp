@@ -8,6 +8,7 @@ extern "C" {
 #include <GraphBLAS.h>
 }
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <random>
@@ -257,4 +258,94 @@ TEST_CASE("Vector element-wise, assign, extract and reduce match GraphBLAS", "[g
       CHECK(s == gs);
       GrB_Vector_free(&gu), GrB_Vector_free(&gv), GrB_Vector_free(&guh);
     }
+}
+
+// A vector built from tuples held by two vectors (GxB_Vector_build_Vector's
+// form) against GrB_Vector_build of the same tuples: repeated indices fold
+// by dup in input order (min, plus, second, and minus, which is neither
+// commutative nor associative); assign through a vector of indices against
+// GrB_Vector_assign through the same list.
+TEST_CASE("build from vectors and assign through a vector of indices match GraphBLAS", "[graphblas][vector]") {
+  std::mt19937_64 rng(23);
+  using I = std::int64_t;
+  for (index_t n : {1, 16, 17, 300})
+    for (double du : {0.5, 1.0}) {
+      const index_t len = 3 * n;
+      std::uniform_int_distribution<index_t> pick(0, n - 1);
+      // The tuples: I's and X's stored values in index order (X stores
+      // where I does, at other positions).
+      Vector<I> Iv(len + 7), Xv(len + 3);
+      std::vector<GrB_Index> gi;
+      std::vector<I> gx;
+      std::bernoulli_distribution keep(du);
+      index_t kx = 0;
+      for (index_t k = 0; k < len + 7 && kx < len + 3; ++k) {
+        if (!keep(rng)) continue;
+        // Low indices repeat most (long runs next to single ones).
+        const index_t i = (k % 3 == 0) ? pick(rng) % std::max<index_t>(1, n / 8) : pick(rng);
+        const I x = oracle::random_value<I>(rng);
+        Iv.set(k, i);
+        Xv.set(kx++, x);
+        gi.push_back(GrB_Index(i));
+        gx.push_back(x);
+      }
+      gi.push_back(0), gx.push_back(0);
+      const GrB_Index m = gi.size() - 1;
+      auto run = [&](const char* name, const auto& dup, GrB_BinaryOp gdup) {
+        Vector<I> w(n);
+        build(w, Iv, Xv, dup);
+        GrB_Vector gw = nullptr;
+        ok(GrB_Vector_new(&gw, GrB_INT64, n), "Vector_new");
+        ok(GrB_Vector_build_INT64(gw, gi.data(), gx.data(), m, gdup), name);
+        const auto want = from_grb<I>(gw);
+        GrB_Vector_free(&gw);
+        INFO(name << " n " << n << " du " << du << ", " << m << " tuples");
+        REQUIRE(diff(to_map(w), want, 0) == "");
+      };
+      run("min", min{}, GrB_MIN_INT64);
+      run("plus", plus{}, GrB_PLUS_INT64);
+      run("second", second{}, GrB_SECOND_INT64);
+      run("minus", minus{}, GrB_MINUS_INT64);
+      Vector<I> w(n);
+      const bool repeats = [&] {
+        std::vector<GrB_Index> c(gi.begin(), gi.end() - 1);
+        std::sort(c.begin(), c.end());
+        return std::adjacent_find(c.begin(), c.end()) != c.end();
+      }();
+      if (repeats) {
+        CHECK_THROWS_AS(build(w, Iv, Xv), invalid_value);
+        CHECK(w.nvals() == 0);
+      }
+      w.set(0, 1);
+      CHECK_THROWS_AS(build(w, Iv, Xv, min{}), output_not_empty);
+      Xv.set(len + 2, 5);
+      Vector<I> e(n);
+      if (Xv.nvals() != Iv.nvals()) CHECK_THROWS_AS(build(e, Iv, Xv, min{}), invalid_value);
+      CHECK(e.nvals() == 0);
+    }
+  // assign through a vector of indices: distinct ones (a permutation's
+  // prefix), every mask kind, accumulator and replace.
+  for (index_t n : {1, 17, 300}) {
+    std::vector<index_t> perm(static_cast<std::size_t>(n));
+    for (index_t i = 0; i < n; ++i) perm[i] = i;
+    std::shuffle(perm.begin(), perm.end(), rng);
+    const index_t h = (n + 1) / 2;
+    Vector<std::int32_t> Iv(n);
+    std::vector<GrB_Index> gl(static_cast<std::size_t>(h) + 1);
+    for (index_t k = 0; k < h; ++k) Iv.set(2 * k, std::int32_t(perm[k]));  // 2k < n
+    // Iv's stored values in index order are the list.
+    {
+      const auto [idx, val] = Iv.extract_tuples();
+      for (std::size_t k = 0; k < val.size(); ++k) gl[k] = GrB_Index(val[k]);
+      REQUIRE(index_t(val.size()) == h);
+    }
+    const auto u = random_vector<I>(rng, h, 0.7);
+    GrB_Vector gu = to_grb(u);
+    compare20<I>("assign through a vector of indices", rng, n, plus{}, GrB_PLUS_INT64, false, false, 0,
+                 [&](auto& w, const auto& mk, const auto& a, const descriptor& d) { assign(w, mk, a, u, Iv, d); },
+                 [&](GrB_Vector w, GrB_Vector mk, GrB_BinaryOp a, GrB_Descriptor d) {
+                   return GrB_Vector_assign(w, mk, a, gu, gl.data(), h, d);
+                 });
+    GrB_Vector_free(&gu);
+  }
 }

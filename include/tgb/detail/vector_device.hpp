@@ -228,20 +228,26 @@ void vector_extract_cuda(Vector<TW>& w, const Mask& mask, const Accum& accum, co
   vector_extract_cuda(w, mask, accum, u, device_indices(I, keep, current_stream()), desc);
 }
 
-// w<m>(I) = accum(w(I), t) (assign; I without repeats): t is u cast to w's
-// type, or the scalar at every index of I.
+// w<m>(I) = accum(w(I), t) (assign; I without repeats) for I as the device
+// reads it: t is u cast to w's type, or the scalar at every index of I.
+template <class TW, class Mask, class Accum>
+void vector_assign_cuda(Vector<TW>& w, const Mask& mask, const Accum& accum, device_vector<TW>&& t,
+                        const cuda::index_source& I, const descriptor& desc) {
+  check_device_accum("assign", accum_code(accum));
+  // z = w with the region I written (accumulated), then w<m, replace> = z:
+  // outside I z is w, so the mask and replace act over all of w as
+  // GrB_assign's do.
+  const stream_t s = current_stream();
+  vector_finish_cuda("assign", w, mask, no_accum, desc.replace,
+                     cuda::vector_scatter<TW>(w.device(), t, I, accum_code(accum), s));
+}
 template <class TW, class Mask, class Accum>
 void vector_assign_cuda(Vector<TW>& w, const Mask& mask, const Accum& accum, device_vector<TW>&& t,
                         const index_list& I, const descriptor& desc) {
   check_device_accum("assign", accum_code(accum));
   if (I.is_all()) return vector_finish_cuda("assign", w, mask, accum, desc.replace, std::move(t));
-  // z = w with the region I written (accumulated), then w<m, replace> = z:
-  // outside I z is w, so the mask and replace act over all of w as
-  // GrB_assign's do.
-  const stream_t s = current_stream();
   device_buffer<index_t> keep;
-  vector_finish_cuda("assign", w, mask, no_accum, desc.replace,
-                     cuda::vector_scatter<TW>(w.device(), t, device_indices(I, keep, s), accum_code(accum), s));
+  vector_assign_cuda(w, mask, accum, std::move(t), device_indices(I, keep, current_stream()), desc);
 }
 // Whether v's arrays belong to stream s: only then may an operation on s
 // write them in place (they are copied back and freed on their own stream,
@@ -264,6 +270,14 @@ void vector_assign_all_cuda(Vector<TW>& w, const Mask& mask, const Accum& accum,
   cuda::vector_assign_all<TW>(*w.device_storage(), u, x, admit, accum_code(accum), replace, current_stream());
 }
 
+// u cast to w's type: a copy where the types agree (the caller's u stays
+// as it is).
+template <class TW, class TU>
+device_vector<TW> device_source(const Vector<TU>& u, stream_t s) {
+  if constexpr (std::is_same_v<TW, TU>) return clone(u.device(), s);
+  else return cuda::vector_cast<TW, TU>(u.device(), s);
+}
+
 template <class TW, class Mask, class Accum, class TU>
 void vector_assign_cuda(Vector<TW>& w, const Mask& mask, const Accum& accum, const Vector<TU>& u,
                         const index_list& I, const descriptor& desc) {
@@ -274,10 +288,8 @@ void vector_assign_cuda(Vector<TW>& w, const Mask& mask, const Accum& accum, con
     if constexpr (std::is_same_v<TW, TU>) {
       if (I.is_all() && arrays_on(w.device(), s))
         return vector_assign_all_cuda<TW>(w, mask, accum, &u.device(), nullptr, desc.replace);
-      vector_assign_cuda(w, mask, accum, clone(u.device(), s), I, desc);
-    } else {
-      vector_assign_cuda(w, mask, accum, cuda::vector_cast<TW, TU>(u.device(), s), I, desc);
     }
+    vector_assign_cuda(w, mask, accum, device_source<TW>(u, s), I, desc);
   }
 }
 

@@ -233,6 +233,22 @@ device_vector<T> vector_gather(const device_vector<T>& u, const index_source& I,
 template <class T>
 device_vector<T> vector_scatter(const device_vector<T>& w, const device_vector<T>& t, const index_source& I,
                                 int accum_code, stream_t s);
+// w with t(k) accumulated into w(list[k]) for k < t.n, where the list may
+// repeat an index: the values at one index fold in list order
+// (accum(accum(w(i), t(k1)), t(k2)) ...; the first into an empty position
+// stores it), as a build's dup folds them. Associative predefined operators
+// fold by a segmented reduction (floating-point sums in another grouping
+// than the host's), the others by a walk per index. accum_code >= 0.
+template <class T>
+device_vector<T> vector_scatter_fold(const device_vector<T>& w, const device_vector<T>& t, const index_t* list,
+                                     int accum_code, stream_t s);
+// v's stored values in index order as a full vector of their count (one
+// read-back where v is not full).
+template <class T>
+device_vector<T> vector_stored(const device_vector<T>& v, stream_t s);
+// The smallest index that list[0, len) holds more than once, or -1 (one
+// read-back). Indices lie in [0, bound).
+index_t vector_first_repeat(const index_t* list, index_t len, index_t bound, stream_t s);
 // Whether a and b have the same size, stored positions and values (==).
 template <class T>
 bool vector_equal(const device_vector<T>& a, const device_vector<T>& b, stream_t s);

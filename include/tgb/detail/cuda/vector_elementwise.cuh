@@ -219,6 +219,133 @@ device_vector<T> vector_scatter(const device_vector<T>& w, const device_vector<T
   return z;
 }
 
+// ---- scatter with repeated indices: sort (index, place), fold each run ----------
+// keys[k] = list[k], order[k] = k.
+__global__ void k_fold_keys(index_t len, const index_t* list, std::uint64_t* keys, std::uint64_t* order);
+
+template <class T>
+struct fold_entry {
+  T v;
+  bool p;  // whether the source stores a value at this place
+};
+// Folds two entries of one run in order (associative where the operator is).
+struct fold_entries {
+  coded_op op;
+  template <class T>
+  __device__ fold_entry<T> operator()(const fold_entry<T>& a, const fold_entry<T>& b) const {
+    if (!a.p) return b;
+    if (!b.p) return a;
+    return {op(a.v, b.v), true};
+  }
+};
+template <class T>
+__global__ void k_fold_gather(index_t len, const std::uint64_t* order, const T* t, const std::uint8_t* tp,
+                              fold_entry<T>* out) {
+  for (index_t p = blockIdx.x * index_t(blockDim.x) + threadIdx.x; p < len; p += index_t(gridDim.x) * blockDim.x) {
+    const std::uint64_t k = order[p];
+    out[p] = fold_entry<T>{t[k], tp[k] != 0};
+  }
+}
+// z(i) = accum(w(i), run's fold), or the fold where w has no i, for each of
+// the *runs runs.
+template <class T>
+__global__ void k_fold_write(const index_t* runs, const std::uint64_t* keys, const fold_entry<T>* agg, const T* w,
+                             const std::uint8_t* wp, coded_op accum, T* z, std::uint8_t* zp) {
+  const index_t nr = *runs;
+  for (index_t r = blockIdx.x * index_t(blockDim.x) + threadIdx.x; r < nr; r += index_t(gridDim.x) * blockDim.x) {
+    const fold_entry<T> a = agg[r];
+    if (!a.p) continue;
+    const std::uint64_t i = keys[r];
+    z[i] = wp[i] ? accum(w[i], a.v) : a.v;
+    zp[i] = 1;
+  }
+}
+// For operators that are not associative: the first place of each run walks
+// it in list order.
+template <class T>
+__global__ void k_fold_walk(index_t len, const std::uint64_t* keys, const std::uint64_t* order, const T* t,
+                            const std::uint8_t* tp, const T* w, const std::uint8_t* wp, coded_op accum, T* z,
+                            std::uint8_t* zp) {
+  for (index_t p = blockIdx.x * index_t(blockDim.x) + threadIdx.x; p < len; p += index_t(gridDim.x) * blockDim.x) {
+    if (p > 0 && keys[p - 1] == keys[p]) continue;
+    const std::uint64_t i = keys[p];
+    bool has = wp[i];
+    T acc = w[i];
+    for (index_t q = p; q < len && keys[q] == i; ++q) {
+      const std::uint64_t k = order[q];
+      if (!tp[k]) continue;
+      acc = has ? accum(acc, t[k]) : t[k];
+      has = true;
+    }
+    if (has) {
+      z[i] = acc;
+      zp[i] = 1;
+    }
+  }
+}
+template <class T>
+device_vector<T> vector_stored(const device_vector<T>& v, stream_t s) {
+  if (v.nvals.load() == v.n) {
+    device_vector<T> out = clone(v, s);
+    return out;
+  }
+  device_buffer<index_t> count(1, s);
+  device_buffer<T> packed(static_cast<std::size_t>(std::max<index_t>(v.n, 1)), s);
+  if (v.n)
+    with_temp(s, [&](void* tmp, std::size_t& b) {
+      return cub::DeviceSelect::Flagged(tmp, b, v.values.data(), v.present.data(), packed.data(), count.data(), v.n,
+                                        native(s));
+    });
+  else
+    check(cudaMemsetAsync(count.data(), 0, sizeof(index_t), native(s)), "stored values");
+  const index_t len = read_back(count.data(), s);
+  device_vector<T> out(len, s);
+  if (len) {
+    check(cudaMemcpyAsync(out.values.data(), packed.data(), static_cast<std::size_t>(len) * sizeof(T),
+                          cudaMemcpyDeviceToDevice, native(s)),
+          "stored values");
+    check(cudaMemsetAsync(out.present.data(), 1, static_cast<std::size_t>(len), native(s)), "stored values");
+  }
+  out.nvals = len;
+  return out;
+}
+
+constexpr bool associative_code(int c) { return c == 0 || (c >= 2 && c <= 11); }
+
+template <class T>
+device_vector<T> vector_scatter_fold(const device_vector<T>& w, const device_vector<T>& t, const index_t* list,
+                                     int accum_code, stream_t s) {
+  device_vector<T> z = clone(w, s);
+  const index_t len = t.n;
+  if (!len) return z;
+  z.nvals = -1;
+  device_buffer<std::uint64_t> keys(static_cast<std::size_t>(len), s), order(static_cast<std::size_t>(len), s);
+  const unsigned grid = std::min<unsigned>(grid_for(len, 256), 8192);
+  k_fold_keys<<<grid, 256, 0, native(s)>>>(len, list, keys.data(), order.data());
+  check(cudaGetLastError(), "vector assign");
+  sort_pairs(keys, order, len, bits_for(static_cast<unsigned long long>(w.n)), s);
+  const coded_op accum{accum_code};
+  if (associative_code(accum_code)) {
+    device_buffer<fold_entry<T>> in(static_cast<std::size_t>(len), s), agg(static_cast<std::size_t>(len), s);
+    device_buffer<std::uint64_t> uniq(static_cast<std::size_t>(len), s);
+    device_buffer<index_t> runs(1, s);
+    k_fold_gather<T><<<grid, 256, 0, native(s)>>>(len, order.data(), t.values.data(), t.present.data(), in.data());
+    check(cudaGetLastError(), "vector assign");
+    with_temp(s, [&](void* tmp, std::size_t& b) {
+      return cub::DeviceReduce::ReduceByKey(tmp, b, keys.data(), uniq.data(), in.data(), agg.data(), runs.data(),
+                                            fold_entries{accum}, len, native(s));
+    });
+    k_fold_write<T><<<grid, 256, 0, native(s)>>>(runs.data(), uniq.data(), agg.data(), w.values.data(),
+                                                 w.present.data(), accum, z.values.data(), z.present.data());
+  } else {
+    k_fold_walk<T><<<grid, 256, 0, native(s)>>>(len, keys.data(), order.data(), t.values.data(), t.present.data(),
+                                                w.values.data(), w.present.data(), accum, z.values.data(),
+                                                z.present.data());
+  }
+  check(cudaGetLastError(), "vector assign");
+  return z;
+}
+
 template <class T>
 __global__ void k_vector_differ(index_t n, const T* a, const std::uint8_t* ap, const T* b, const std::uint8_t* bp,
                                 int* differ) {
