@@ -220,26 +220,39 @@ tgb::Vector<std::int64_t> connected_components(graph& g) {
   GrB_Matrix P = h.matrix(GrB_BOOL, n), S = h.matrix(GrB_BOOL, n);
   SS(GrB_Matrix_apply(P, nullptr, nullptr, GxB_ONE_BOOL, g.A, nullptr));
   SS(GrB_Matrix_eWiseAdd_BinaryOp(S, nullptr, nullptr, GrB_LOR, P, P, GrB_DESC_T1));
-  GrB_Vector label = h.vector(GrB_INT64, n), prev = h.vector(GrB_INT64, n), jumped = h.vector(GrB_INT64, n);
-  SS(GrB_Vector_assign_INT64(label, nullptr, nullptr, 0, GrB_ALL, n, nullptr));
-  SS(GrB_Vector_apply_IndexOp_INT64(label, nullptr, nullptr, GrB_ROWINDEX_INT64, label, 0, nullptr));
-  GrB_Vector same = h.vector(GrB_BOOL, n);
-  std::vector<GrB_Index> idx(n + 1);
-  std::vector<std::int64_t> val(n + 1);
-  do {
-    SS(GrB_Vector_assign(prev, nullptr, nullptr, label, GrB_ALL, n, nullptr));
-    SS(GrB_mxv(label, nullptr, GrB_MIN_INT64, GrB_MIN_SECOND_SEMIRING_INT64, S, label, nullptr));
-    for (;;) {
-      // label(label): the labels as an index list (all n are stored).
-      GrB_Index k = n;
-      SS(GrB_Vector_extractTuples_INT64(idx.data(), val.data(), &k, label));
-      for (GrB_Index p = 0; p < k; ++p) idx[p] = static_cast<GrB_Index>(val[p]);
-      SS(GrB_Vector_extract(jumped, nullptr, nullptr, label, idx.data(), k, nullptr));
-      if (equal(jumped, label, same)) break;
-      std::swap(label, jumped);
-    }
-  } while (!equal(label, prev, same));
-  return to_tgb<std::int64_t>(label, n);
+  // FastSV, as tgb's: the hooking f(f(v)) min= mngf(v) builds t from the
+  // tuples (f(v), mngf(v)) with dup MIN (GrB_assign lets the last of a
+  // repeated index win) and takes f = min(f, t).
+  GrB_Vector f = h.vector(GrB_INT64, n), gf = h.vector(GrB_INT64, n), mngf = h.vector(GrB_INT64, n),
+             next = h.vector(GrB_INT64, n), t = h.vector(GrB_INT64, n), same = h.vector(GrB_BOOL, n);
+  SS(GrB_Vector_assign_INT64(f, nullptr, nullptr, 0, GrB_ALL, n, nullptr));
+  SS(GrB_Vector_apply_IndexOp_INT64(f, nullptr, nullptr, GrB_ROWINDEX_INT64, f, 0, nullptr));
+  SS(GrB_Vector_assign(gf, nullptr, nullptr, f, GrB_ALL, n, nullptr));
+  std::vector<GrB_Index> idx(n + 1), fi(n + 1);
+  std::vector<std::int64_t> val(n + 1), mv(n + 1);
+  // f's values as an index list (all n are stored).
+  auto f_list = [&] {
+    GrB_Index k = n;
+    SS(GrB_Vector_extractTuples_INT64(idx.data(), val.data(), &k, f));
+    for (GrB_Index p = 0; p < k; ++p) fi[p] = static_cast<GrB_Index>(val[p]);
+  };
+  for (;;) {
+    SS(GrB_Vector_assign(mngf, nullptr, nullptr, gf, GrB_ALL, n, nullptr));
+    SS(GrB_mxv(mngf, nullptr, GrB_MIN_INT64, GrB_MIN_SECOND_SEMIRING_INT64, S, gf, nullptr));
+    f_list();
+    GrB_Index k = n;
+    SS(GrB_Vector_extractTuples_INT64(idx.data(), mv.data(), &k, mngf));
+    SS(GrB_Vector_clear(t));
+    SS(GrB_Vector_build_INT64(t, fi.data(), mv.data(), n, GrB_MIN_INT64));
+    SS(GrB_Vector_assign(f, nullptr, GrB_MIN_INT64, t, GrB_ALL, n, nullptr));
+    SS(GrB_Vector_assign(f, nullptr, GrB_MIN_INT64, mngf, GrB_ALL, n, nullptr));
+    SS(GrB_Vector_assign(f, nullptr, GrB_MIN_INT64, gf, GrB_ALL, n, nullptr));
+    f_list();
+    SS(GrB_Vector_extract(next, nullptr, nullptr, f, fi.data(), n, nullptr));
+    if (equal(next, gf, same)) break;
+    std::swap(gf, next);
+  }
+  return to_tgb<std::int64_t>(f, n);
 }
 
 }  // namespace bench::ss

@@ -1,20 +1,28 @@
-// tgb: connected components by label propagation with pointer jumping,
-// written on the Vector operations (the min.second formulation; LAGraph's
-// FastSV adds stochastic hooking on top of the same two steps):
-//   label = 0, 1, ..., n-1
+// tgb: connected components by FastSV (Zhang, Azad and Hu, "FastSV: a
+// distributed-memory connected component algorithm with fast convergence",
+// SIAM PP 2020), written on the Vector operations as LAGraph writes it:
+//   f = 0, 1, ..., n-1 (each vertex its own parent); gf = f
 //   repeat
-//     label = min(label, S min.second label)   (mxv with the min accumulator:
-//                                                each vertex takes its
-//                                                neighbours' smallest label)
-//     label = label(label)                     (extract: pointer jumping)
-//   until label stops changing
+//     mngf = min(gf, S min.second gf)       mxv: the smallest grandparent
+//                                           among v and its neighbours
+//     f(f(v)) = min(f(f(v)), mngf(v))       stochastic hooking: t = the
+//                                           vector built from the tuples
+//                                           (f(v), mngf(v)) with dup min,
+//                                           then f = min(f, t)
+//     f = min(f, mngf)                      aggressive hooking
+//     f = min(f, gf)                        shortcutting
+//     gf' = f(f)                            extract: the grandparents
+//   until gf' = gf                          (then f never changes again)
 // S is the pattern of A + A', so directed graphs give their weakly connected
-// components. A label only ever falls to the id of a vertex of the same
-// component, and every vertex of a component ends at the smallest id in it.
+// components. A parent only ever falls to the id of a vertex of the same
+// component; at the end every vertex's parent is the smallest id in its
+// component (the paper's Lemma 3.1 and the minimum's fixed point).
+// Hooking to grandparents takes O(log n) rounds on long paths, where label
+// propagation takes one per hop (a road network's diameter).
 //
-// Runs where A lives: on the GPU the labels stay there (the jumps gather on
-// the device through a vector of indices; each jump reads back the index
-// check and the comparison's flag).
+// Runs where A lives: on the GPU f, gf and mngf stay there (the build and
+// the extract take f itself as their index vector); each round reads back
+// the index checks and the comparison's flag.
 #pragma once
 
 #include <cstdint>
@@ -42,20 +50,23 @@ Vector<std::int64_t> connected_components(const Matrix<T>& A, const cc_options& 
   const index_t n = A.nrows();
   const backend where = A.location();
   const Matrix<bool> S = detail::graph_pattern(A, !opt.symmetric);
-  Vector<std::int64_t> label(n, where), prev(n, where), jumped(n, where);
-  assign(label, no_mask, no_accum, std::int64_t(0), all);
-  apply_index(label, no_mask, no_accum, rowindex{}, label, 0);
-  do {
-    prev = label;
-    mxv(label, no_mask, min{}, min_second, S, label);
-    // Pointer jumping until the labels are roots: label = label(label).
-    for (;;) {
-      extract(jumped, no_mask, no_accum, label, label);
-      if (jumped == label) break;
-      label.swap(jumped);
-    }
-  } while (!(label == prev));
-  return label;
+  Vector<std::int64_t> f(n, where), gf(n, where), mngf(n, where), next(n, where), t(n, where);
+  assign(f, no_mask, no_accum, std::int64_t(0), all);
+  apply_index(f, no_mask, no_accum, rowindex{}, f, 0);
+  gf = f;
+  for (;;) {
+    mngf = gf;
+    mxv(mngf, no_mask, min{}, min_second, S, gf);
+    t.clear();
+    build(t, f, mngf, min{});                // stochastic hooking
+    assign(f, no_mask, min{}, t, all);
+    assign(f, no_mask, min{}, mngf, all);    // aggressive hooking
+    assign(f, no_mask, min{}, gf, all);      // shortcutting
+    extract(next, no_mask, no_accum, f, f);  // grandparents
+    if (next == gf) break;
+    gf.swap(next);
+  }
+  return f;
 }
 
 }  // namespace tgb
