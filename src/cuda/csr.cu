@@ -10,6 +10,7 @@ namespace csr {
 __global__ void k_lengths(pattern_ref P, offset_t* len) {
   const index_t I = index_t(blockIdx.x) * kWarpsPerBlock + index_t(threadIdx.x >> 5);
   if (I >= P.tile_rows) return;
+  if (P.tile_ptr[I + 1] - P.tile_ptr[I] <= kShortTileRow) return;  // k_lengths_short's
   const int lane = int(threadIdx.x & 31);
   offset_t sum[tile_dim];
 #pragma unroll
@@ -33,13 +34,28 @@ __global__ void k_lengths(pattern_ref P, offset_t* len) {
   if (lane < tile_dim && i < P.nrows) len[i] = mine;
 }
 
+__global__ void k_lengths_short(pattern_ref P, offset_t* len) {
+  const index_t g = index_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  const index_t I = g >> 4;
+  const int r = int(g & 15);
+  if (I >= P.tile_rows) return;
+  const offset_t t0 = P.tile_ptr[I], t1 = P.tile_ptr[I + 1];
+  const index_t i = (I << tile_shift) + r;
+  if (t1 - t0 > kShortTileRow || i >= P.nrows) return;
+  offset_t n = 0;
+  for (offset_t t = t0; t < t1; ++t) n += tile::popcount16(P.row_mask[16 * t + r]);
+  len[i] = n;
+}
+
 }  // namespace csr
 
 device_buffer<offset_t> scalar_row_ptr(const device_pattern& p, stream_t s) {
   device_buffer<offset_t> len(p.nrows + 1, s), ptr(p.nrows + 1, s);
   check(cudaMemsetAsync(len.data() + p.nrows, 0, sizeof(offset_t), native(s)), "row lengths");
-  if (p.tile_rows())
+  if (p.tile_rows()) {
+    csr::k_lengths_short<<<csr::short_blocks_for(p), 256, 0, native(s)>>>(ref(p), len.data());
     csr::k_lengths<<<csr::blocks_for(p), 32 * csr::kWarpsPerBlock, 0, native(s)>>>(ref(p), len.data());
+  }
   check(cudaGetLastError(), "row lengths");
   exclusive_sum(len.data(), ptr.data(), p.nrows + 1, s);
   return ptr;

@@ -15,17 +15,19 @@ namespace {
 constexpr int kThreads = 256;
 using count_t = unsigned long long;
 
-// Entries of each scalar row and scalar column of P: one thread per tile.
+// Entries of each scalar row and scalar column of P: one thread per local
+// row of each tile (a thread per tile walked 16 rows and every entry: 60 us
+// for lap2d's L on the H100).
 __global__ void k_line_counts(pattern_ref P, const index_t* tile_row, count_t* rows, count_t* cols) {
-  for (offset_t t = blockIdx.x * offset_t(blockDim.x) + threadIdx.x; t < P.ntiles;
-       t += offset_t(gridDim.x) * blockDim.x) {
-    const index_t i0 = tile_row[t] << tile_shift, j0 = index_t(P.tile_col[t]) << tile_shift;
-    for (int r = 0; r < tile_dim; ++r) {
-      const int n = tile::popcount16(P.row_mask[16 * t + r]);
-      if (n) atomicAdd(rows + i0 + r, count_t(n));
-    }
-    for (offset_t e = P.tile_offset[t]; e < P.tile_offset[t + 1]; ++e) atomicAdd(cols + j0 + P.col_idx[e], count_t(1));
-  }
+  const offset_t g = blockIdx.x * offset_t(blockDim.x) + threadIdx.x;
+  const offset_t t = g >> 4;
+  const int r = int(g & 15);
+  if (t >= P.ntiles) return;
+  std::uint32_t m = P.row_mask[16 * t + r];
+  if (!m) return;
+  const index_t j0 = index_t(P.tile_col[t]) << tile_shift;
+  atomicAdd(rows + (tile_row[t] << tile_shift) + r, count_t(tile::popcount16(m)));
+  for (; m; m &= m - 1) atomicAdd(cols + j0 + __ffs(int(m)) - 1, count_t(1));
 }
 
 // products = sum_k a_col[k] * b_row[k] over k < inner;
@@ -82,8 +84,8 @@ lines line_counts(const device_pattern& p, stream_t s) {
   check(cudaMemsetAsync(l.cols.data(), 0, l.cols.size() * sizeof(count_t), native(s)), "line counts");
   if (p.ntiles) {
     device_buffer<index_t> row = tile_rows_of(p, s);
-    k_line_counts<<<grid_for(p.ntiles, kThreads), kThreads, 0, native(s)>>>(ref(p), row.data(), l.rows.data(),
-                                                                           l.cols.data());
+    k_line_counts<<<grid_for(16 * p.ntiles, kThreads), kThreads, 0, native(s)>>>(ref(p), row.data(), l.rows.data(),
+                                                                                l.cols.data());
   }
   check(cudaGetLastError(), "line counts");
   return l;

@@ -586,6 +586,16 @@ __global__ void k_keep_flags(offset_t nc, const offset_t* count, offset_t* keep)
     keep[c] = c < nc && count[c] > 0 ? 1 : 0;
 }
 
+// The kept candidates and the entries, side by side for one read-back; off
+// (an exclusive scan of count over nc) gets its total at off[nc].
+__global__ void k_finish_sizes(offset_t nc, const offset_t* keep_idx, const offset_t* count, offset_t* off,
+                               offset_t* sizes) {
+  const offset_t total = nc ? off[nc - 1] + count[nc - 1] : 0;
+  off[nc] = total;
+  sizes[0] = keep_idx[nc];
+  sizes[1] = total;
+}
+
 }  // namespace
 
 device_buffer<index_t> tile_rows_of(const device_pattern& p, stream_t s) {
@@ -602,16 +612,16 @@ device_pattern finish_pattern(index_t nrows, index_t ncols, candidates& c, strea
   p.nrows = nrows;
   p.ncols = ncols;
   const offset_t nc = c.n;
-  device_buffer<offset_t> keep(nc + 1, s), keep_idx(nc + 1, s), cnt(nc + 1, s), off(nc + 1, s);
+  device_buffer<offset_t> keep(nc + 1, s), keep_idx(nc + 1, s), off(nc + 1, s), both(2, s);
   k_keep_flags<<<grid_for(nc + 1, kThreads), kThreads, 0, native(s)>>>(nc, c.count.data(), keep.data());
   exclusive_sum(keep.data(), keep_idx.data(), nc + 1, s);
-  // Entry offsets over all candidates (empty ones add nothing).
-  if (nc) check(cudaMemcpyAsync(cnt.data(), c.count.data(), nc * sizeof(offset_t), cudaMemcpyDeviceToDevice, native(s)), "copy");
-  k_set<<<1, 1, 0, native(s)>>>(cnt.data() + nc, 0);
-  exclusive_sum(cnt.data(), off.data(), nc + 1, s);
+  // Entry offsets over all candidates (empty ones add nothing); one read-back
+  // for both sizes.
+  if (nc) exclusive_sum(c.count.data(), off.data(), nc, s);
+  k_finish_sizes<<<1, 1, 0, native(s)>>>(nc, keep_idx.data(), c.count.data(), off.data(), both.data());
+  check(cudaGetLastError(), "finish pattern");
   offset_t sizes[2];
-  copy_device_to_host(&sizes[0], keep_idx.data() + nc, sizeof(offset_t), s);
-  copy_device_to_host(&sizes[1], off.data() + nc, sizeof(offset_t), s);
+  copy_device_to_host(sizes, both.data(), sizeof(sizes), s);
   const offset_t nt = sizes[0];
   p.ntiles = nt;
   p.nnz = sizes[1];

@@ -362,3 +362,54 @@ TEST_CASE("device mxm: the tile path's numeric kernels equal host", "[cuda][mxm]
     }
   }
 }
+
+// Tile rows of a few tiles (a band: the CSR view walks them by half-warps)
+// next to tile rows of many (dense rows: whole warps), in one matrix: the
+// masked dot product and the export to device CSR arrays against the host.
+TEST_CASE("device CSR views and the dot over short and long tile rows", "[cuda][mxm][dot][convert][sanitize]") {
+  std::mt19937_64 rng(213);
+  const index_t n = 600;
+  std::vector<index_t> r, c;
+  std::vector<double> v;
+  std::uniform_real_distribution<double> val(-2, 2);
+  std::bernoulli_distribution keep(0.5);
+  for (index_t i = 0; i < n; ++i)
+    for (index_t j = std::max<index_t>(0, i - 20); j < std::min(n, i + 21); ++j)
+      if ((i / 16) % 5 == 3 ? keep(rng) || (j % 7 == 0) : (keep(rng) && std::abs(i - j) < 20))
+        r.push_back(i), c.push_back(j), v.push_back(val(rng));
+  for (index_t i = 160; i < 192; ++i)  // two tile rows of 38 tiles
+    for (index_t j = 0; j < n; j += 3) r.push_back(i), c.push_back(j), v.push_back(val(rng));
+  const auto A = Matrix<double>::from_coo(n, n, r, c, v, first{});
+  const auto M = oracle::random_matrix<int>(rng, n, n, 0.05);
+  for (bool tb : {true, false}) {
+    const descriptor d = descriptor{}.with_transpose_b(tb);
+    detail::mxm_policy pol;
+    pol.method = detail::mxm_method::row_dot;
+    Matrix<double> host(n, n), dev = on_device(Matrix<double>(n, n));
+    detail::mxm_host(host, structure(M), no_accum, plus_times, A, A, d, pol);
+    detail::mxm_cuda(dev, structure(on_device(M)), no_accum, plus_times, on_device(A), on_device(A), d, pol);
+    REQUIRE(host.nvals() > 1000);
+    CHECK(oracle::diff(oracle::to_map(on_host(dev)), oracle::to_map(host), 0) == "");
+  }
+  // Export to CSR arrays on the device: the host's CSR, entry for entry.
+  const auto dA = on_device(A);
+  const auto h = A.to_csr();
+  long long *rp = nullptr, *ci = nullptr;
+  double* vals = nullptr;
+  REQUIRE(cudaMalloc(&rp, sizeof(long long) * (n + 1)) == cudaSuccess);
+  REQUIRE(cudaMalloc(&ci, sizeof(long long) * h.colidx.size()) == cudaSuccess);
+  REQUIRE(cudaMalloc(&vals, sizeof(double) * h.values.size()) == cudaSuccess);
+  dA.to_device_csr(rp, ci, vals);
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);  // it was issued on tgb's current stream
+  std::vector<long long> hrp(n + 1), hci(h.colidx.size());
+  std::vector<double> hv(h.values.size());
+  REQUIRE(cudaMemcpy(hrp.data(), rp, sizeof(long long) * hrp.size(), cudaMemcpyDeviceToHost) == cudaSuccess);
+  REQUIRE(cudaMemcpy(hci.data(), ci, sizeof(long long) * hci.size(), cudaMemcpyDeviceToHost) == cudaSuccess);
+  REQUIRE(cudaMemcpy(hv.data(), vals, sizeof(double) * hv.size(), cudaMemcpyDeviceToHost) == cudaSuccess);
+  cudaFree(rp), cudaFree(ci), cudaFree(vals);
+  for (index_t i = 0; i <= n; ++i) REQUIRE(hrp[i] == static_cast<long long>(h.rowptr[i]));
+  for (std::size_t k = 0; k < hci.size(); ++k) {
+    REQUIRE(hci[k] == static_cast<long long>(h.colidx[k]));
+    REQUIRE(hv[k] == h.values[k]);
+  }
+}

@@ -84,25 +84,32 @@ struct dot_fold {
   }
 };
 
-// One thread per entry e of the mask M: its tile, local row and column
-// (binary searches), then the dot product of row i of A and row j of Bt
-// (= column j of op(B)). out[e] and found[e] (0 or 1) for every e.
+// One thread per local row r of each mask tile t (tile_row: t's tile row):
+// for each entry (i, j) of that row the mask admits, the dot product of row
+// i of A and row j of Bt (= column j of op(B)); out[e] and found[e] (0 or 1)
+// for every entry e. (A thread per entry found its tile, tile row and local
+// row by three binary searches: 131 us for lap2d's 2.1M entries on the H100.)
 template <class TC, class TA, class TB, class Add, class Mul>
-__global__ void k_dot(pattern_ref M, const row_bits* allowed, rows_ref A, const TA* a_vals, rows_ref Bt,
-                      const TB* b_vals, Add add, Mul mul, TC* out, offset_t* found) {
-  const offset_t n = M.ntiles ? M.tile_offset[M.ntiles] : 0;
-  for (offset_t e = blockIdx.x * offset_t(blockDim.x) + threadIdx.x; e < n; e += offset_t(gridDim.x) * blockDim.x) {
-    const offset_t t = last_le(M.tile_offset, M.ntiles, e);
-    const int q = int(e - M.tile_offset[t]);
-    const int r = int(last_le(M.row_ptr + 16 * t, offset_t(tile_dim), std::uint8_t(q)));
+__global__ void k_dot(pattern_ref M, const index_t* tile_row, const row_bits* allowed, rows_ref A, const TA* a_vals,
+                      rows_ref Bt, const TB* b_vals, Add add, Mul mul, TC* out, offset_t* found) {
+  const offset_t g = blockIdx.x * offset_t(blockDim.x) + threadIdx.x;
+  const offset_t t = g >> 4;
+  const int r = int(g & 15);
+  if (t >= M.ntiles) return;
+  const offset_t e0 = M.tile_offset[t];
+  const int q0 = M.row_ptr[16 * t + r];
+  const int q1 = r + 1 < tile_dim ? int(M.row_ptr[16 * t + r + 1]) : int(M.tile_offset[t + 1] - e0);
+  if (q0 == q1) return;
+  const index_t i = (tile_row[t] << tile_shift) + r, j0 = index_t(M.tile_col[t]) << tile_shift;
+  const row_bits ok = allowed[16 * t + r];
+  const offset_t pa = A.row_ptr[i], ea = A.row_ptr[i + 1];
+  for (int q = q0; q < q1; ++q) {
+    const offset_t e = e0 + q;
     const int c = M.col_idx[e];
     dot_fold<TC, Add, Mul> f{add, mul};
-    if ((allowed[16 * t + r] >> c) & 1u) {
-      const index_t I = index_t(last_le(M.tile_ptr, offset_t(M.tile_rows), t));
-      const index_t i = (I << tile_shift) + r, j = (index_t(M.tile_col[t]) << tile_shift) + c;
-      offset_t pa = A.row_ptr[i], pb = Bt.row_ptr[j];
-      const offset_t ea = A.row_ptr[i + 1], eb = Bt.row_ptr[j + 1];
-      merge_rows(A.col, pa, ea, Bt.col, pb, eb,
+    if ((ok >> c) & 1u) {
+      const index_t j = j0 + c;
+      merge_rows(A.col, pa, ea, Bt.col, Bt.row_ptr[j], Bt.row_ptr[j + 1],
                  [&](offset_t x, offset_t y) { return f.term(a_vals[A.pos[x]], b_vals[Bt.pos[y]]); });
     }
     out[e] = f.acc;
@@ -132,10 +139,12 @@ device_tile_matrix<TC> product(const mask_arg& M, const Semiring& sr, const devi
   if (b == &b_own) b_own = csr_of(Bt.pat, s);
   device_buffer<TC> vals(m.nnz, s);
   device_buffer<offset_t> found(m.nnz + 1, s);
-  if (m.nnz)
-    k_dot<TC, TA, TB><<<grid_for(m.nnz, kThreads), kThreads, 0, native(s)>>>(
-        cuda::ref(m), M.bits, ref(a), A.values.data(), ref(*b), Bt.values.data(), sr.add, sr.mul, vals.data(),
-        found.data());
+  if (m.nnz) {
+    const device_buffer<index_t> tile_row = tile_rows_of(m, s);
+    k_dot<TC, TA, TB><<<grid_for(16 * m.ntiles, kThreads), kThreads, 0, native(s)>>>(
+        cuda::ref(m), tile_row.data(), M.bits, ref(a), A.values.data(), ref(*b), Bt.values.data(), sr.add, sr.mul,
+        vals.data(), found.data());
+  }
   check(cudaGetLastError(), "dot products");
   device_tile_matrix<TC> T;
   device_buffer<offset_t> dest;
