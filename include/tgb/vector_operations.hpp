@@ -222,6 +222,20 @@ void assign_host(Vector<TW>& w, const Mask& mask, const Accum& accum, const Vect
   });
 }
 
+// f(x) for each stored value of a host vector, in index order: from the
+// sparse form where it is held (no O(size) bitmap made), else the bitmap.
+template <class T, class F>
+void for_each_stored(const Vector<T>& v, F&& f) {
+  if (const vector_sparse<T>* sp = v.sparse()) {
+    for (index_t k = 0; k < sp->nvals(); ++k) f(sp->values[k]);
+    return;
+  }
+  const T* x = v.values();
+  const std::uint8_t* p = v.present();
+  for (index_t i = 0; i < v.size(); ++i)
+    if (p[i]) f(x[i]);
+}
+
 // A vector's stored values in index order as an index list (the list of
 // GxB's *_Vector index forms), read on the host.
 template <class TI>
@@ -230,8 +244,7 @@ index_list index_list_of(const Vector<TI>& I) {
   return guard_alloc([&] {
     std::vector<index_t> out;
     out.reserve(static_cast<std::size_t>(I.nvals()));
-    for (index_t i = 0; i < I.size(); ++i)
-      if (I.present()[i]) out.push_back(static_cast<index_t>(I.values()[i]));
+    for_each_stored(I, [&](TI x) { out.push_back(static_cast<index_t>(x)); });
     return index_list(std::move(out));
   });
 }
@@ -503,22 +516,22 @@ template <class T, class TI, class TX, class Dup = no_duplicates_t>
 void build(Vector<T>& w, const Vector<TI>& I, const Vector<TX>& X, Dup dup = no_duplicates) {
   static_assert(std::is_integral_v<TI> && !std::is_same_v<TI, bool>, "tgb::build: indices must be integers");
   const backend where = detail::vector_residence("build", w, no_mask, {{"I", I.location()}, {"X", X.location()}});
-  if (I.nvals() != X.nvals())
-    throw invalid_value("tgb::build: the index vector holds " + std::to_string(I.nvals()) +
-                        " entries and the value vector " + std::to_string(X.nvals()));
+  const auto differ = [](index_t ni, index_t nx) {
+    return invalid_value("tgb::build: the index vector holds " + std::to_string(ni) + " entries and the value vector " +
+                         std::to_string(nx));
+  };
   if (w.nvals() != 0)
     throw output_not_empty("tgb::build: the vector already holds " + std::to_string(w.nvals()) +
                            " entries; clear() it first");
   if (where != backend::cuda) {
+    if (I.nvals() != X.nvals()) throw differ(I.nvals(), X.nvals());
     const auto [idx, val] = detail::guard_alloc([&] {
       std::vector<index_t> i;
       std::vector<TX> x;
       i.reserve(static_cast<std::size_t>(I.nvals()));
       x.reserve(static_cast<std::size_t>(X.nvals()));
-      for (index_t k = 0; k < I.size(); ++k)
-        if (I.present()[k]) i.push_back(static_cast<index_t>(I.values()[k]));
-      for (index_t k = 0; k < X.size(); ++k)
-        if (X.present()[k]) x.push_back(X.values()[k]);
+      detail::for_each_stored(I, [&](TI v) { i.push_back(static_cast<index_t>(v)); });
+      detail::for_each_stored(X, [&](TX v) { x.push_back(v); });
       return std::pair(std::move(i), std::move(x));
     });
     return w.build(idx, val, dup);
@@ -537,6 +550,8 @@ void build(Vector<T>& w, const Vector<TI>& I, const Vector<TX>& X, Dup dup = no_
                                 std::to_string(w.size()) + ")");
     std::optional<detail::device_vector<T>> xkeep;
     const detail::device_vector<T> t = detail::cuda::vector_stored<T>(detail::device_vector_as<T>(X, xkeep), s);
+    // (the counts compared from what the compactions read back anyway)
+    if (L.len != t.n) throw differ(L.len, t.n);
     const detail::device_vector<T> empty(w.size(), s);
     if constexpr (dup_code < 0) {
       const index_t r = detail::cuda::vector_first_repeat(L.list, L.len, w.size(), s);
@@ -583,8 +598,8 @@ void extract(Vector<TW>& w, const Mask& mask, const Accum& accum, const Vector<T
 // w<m> = accum(w, u(I)) with the indices held by a vector (SuiteSparse's
 // GxB_Vector_extract_Vector): I's stored values, in index order, are the
 // list, so |w| must equal I's entry count. I lives where w and u do; on the
-// device the list never comes to the host (pointer jumping in
-// connected_components: label = label(label)).
+// device the list never comes to the host (connected_components' FastSV:
+// the grandparents gf = f(f)).
 template <class TW, class Mask, class Accum, class TU, class TI>
 void extract(Vector<TW>& w, const Mask& mask, const Accum& accum, const Vector<TU>& u, const Vector<TI>& I,
              const descriptor& desc = {}) {

@@ -21,8 +21,8 @@
 // propagation takes one per hop (a road network's diameter).
 //
 // Runs where A lives: on the GPU f, gf and mngf stay there (the build and
-// the extract take f itself as their index vector); each round reads back
-// the index checks and the comparison's flag.
+// the extract take f itself as their index vector); each round waits for
+// the GPU four times (two index checks, mngf's count, the comparison).
 #pragma once
 
 #include <cstdint>
