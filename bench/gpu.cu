@@ -28,6 +28,7 @@
 #include <chrono>
 #include <cstdint>
 #include <stdexcept>
+#include <type_traits>
 
 #include "gpu.hpp"
 
@@ -146,14 +147,23 @@ timing run_tgb(const tgb::Matrix<TA>& A_host, const SR& sr, const Mask& mask_hos
                int reps, tgb::csr<double>* result) {
   tgb::Matrix<TA> A = A_host;
   A.to(tgb::backend::cuda);
-  Mask M = mask_host;
+  // The mask is the operand itself where the caller's is (the triangle
+  // product: tgb::triangle_count passes L as mask and both operands).
+  constexpr bool same_type = std::is_same_v<Mask, tgb::Matrix<TA>>;
+  const bool mask_is_a = same_type && static_cast<const void*>(&mask_host) == static_cast<const void*>(&A_host);
+  Mask M = mask_is_a ? Mask(0, 0) : mask_host;
   M.to(tgb::backend::cuda);
   const tgb::descriptor d = tgb::descriptor{}.with_transpose_b(transpose_b);
   return time_tgb<TC>(
       A.nrows(), A.nrows(), reps,
       [&](tgb::Matrix<TC>& C) {
-        if (masked) tgb::detail::mxm_cuda(C, tgb::structure(M), tgb::no_accum, sr, A, A, d, gpu_policy());
-        else tgb::detail::mxm_cuda(C, tgb::no_mask, tgb::no_accum, sr, A, A, d, gpu_policy());
+        if (!masked) {
+          tgb::detail::mxm_cuda(C, tgb::no_mask, tgb::no_accum, sr, A, A, d, gpu_policy());
+        } else if constexpr (same_type) {
+          tgb::detail::mxm_cuda(C, tgb::structure(mask_is_a ? A : M), tgb::no_accum, sr, A, A, d, gpu_policy());
+        } else {
+          tgb::detail::mxm_cuda(C, tgb::structure(M), tgb::no_accum, sr, A, A, d, gpu_policy());
+        }
       },
       [&](tgb::Matrix<TC>& C, timing& t) { fetch(C, result, &t); });
 }

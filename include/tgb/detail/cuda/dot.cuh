@@ -84,17 +84,20 @@ struct dot_fold {
   }
 };
 
-// One thread per local row r of each mask tile t (tile_row: t's tile row):
-// for each entry (i, j) of that row the mask admits, the dot product of row
-// i of A and row j of Bt (= column j of op(B)); out[e] and found[e] (0 or 1)
-// for every entry e. (A thread per entry found its tile, tile row and local
-// row by three binary searches: 131 us for lap2d's 2.1M entries on the H100.)
+// kDotLanes threads per local row r of each mask tile t (tile_row: t's tile
+// row), each taking every kDotLanes-th entry of the row: for each entry (i,
+// j) the mask admits, the dot product of row i of A and row j of Bt (=
+// column j of op(B)); out[e] and found[e] (0 or 1) for every entry e. (A
+// thread per entry found its tile, tile row and local row by three binary
+// searches: 131 us for lap2d's 2.1M entries on the H100; one thread per
+// local row did up to 16 dot products one after another in dense tiles.)
+inline constexpr int kDotLanes = 4;
 template <class TC, class TA, class TB, class Add, class Mul>
 __global__ void k_dot(pattern_ref M, const index_t* tile_row, const row_bits* allowed, rows_ref A, const TA* a_vals,
                       rows_ref Bt, const TB* b_vals, Add add, Mul mul, TC* out, offset_t* found) {
   const offset_t g = blockIdx.x * offset_t(blockDim.x) + threadIdx.x;
-  const offset_t t = g >> 4;
-  const int r = int(g & 15);
+  const offset_t t = g / (16 * kDotLanes);
+  const int r = int(g / kDotLanes % 16), lane = int(g % kDotLanes);
   if (t >= M.ntiles) return;
   const offset_t e0 = M.tile_offset[t];
   const int q0 = M.row_ptr[16 * t + r];
@@ -103,7 +106,7 @@ __global__ void k_dot(pattern_ref M, const index_t* tile_row, const row_bits* al
   const index_t i = (tile_row[t] << tile_shift) + r, j0 = index_t(M.tile_col[t]) << tile_shift;
   const row_bits ok = allowed[16 * t + r];
   const offset_t pa = A.row_ptr[i], ea = A.row_ptr[i + 1];
-  for (int q = q0; q < q1; ++q) {
+  for (int q = q0 + lane; q < q1; q += kDotLanes) {
     const offset_t e = e0 + q;
     const int c = M.col_idx[e];
     dot_fold<TC, Add, Mul> f{add, mul};
@@ -138,21 +141,24 @@ device_tile_matrix<TC> product(const mask_arg& M, const Semiring& sr, const devi
   }
   if (b == &b_own) b_own = csr_of(Bt.pat, s);
   device_buffer<TC> vals(m.nnz, s);
-  device_buffer<offset_t> found(m.nnz + 1, s);
+  device_buffer<offset_t> found(m.nnz, s);
   if (m.nnz) {
     const device_buffer<index_t> tile_row = tile_rows_of(m, s);
-    k_dot<TC, TA, TB><<<grid_for(16 * m.ntiles, kThreads), kThreads, 0, native(s)>>>(
+    k_dot<TC, TA, TB><<<grid_for(16 * kDotLanes * m.ntiles, kThreads), kThreads, 0, native(s)>>>(
         cuda::ref(m), tile_row.data(), M.bits, ref(a), A.values.data(), ref(*b), Bt.values.data(), sr.add, sr.mul,
         vals.data(), found.data());
   }
   check(cudaGetLastError(), "dot products");
   device_tile_matrix<TC> T;
-  device_buffer<offset_t> dest;
-  T.pat = found_pattern(m, found, dest, s);
+  T.pat = found_pattern(m, found, s);
   T.values = device_buffer<TC>(T.pat.nnz, s);
-  if (T.pat.nnz)
+  if (T.pat.nnz) {
+    // Each found entry's place among C's: scanned only where C has entries.
+    device_buffer<offset_t> dest(m.nnz, s);
+    exclusive_sum(found.data(), dest.data(), m.nnz, s);
     k_scatter_found<<<grid_for(m.nnz, kThreads), kThreads, 0, native(s)>>>(m.nnz, found.data(), dest.data(),
                                                                           vals.data(), T.values.data());
+  }
   check(cudaGetLastError(), "dot values");
   return T;
 }

@@ -165,10 +165,9 @@ csr_pattern csr_of(const device_pattern& p, stream_t s, bool positions = true);
 // Fills col (and pos, unless null) in CSR order given scalar_row_ptr(p).
 void csr_fill(const device_pattern& p, const offset_t* row_ptr, index_t* col, offset_t* pos, stream_t s);
 
-// C's pattern from the mask M: the entries e of M with found[e] = 1
-// (found holds M.nnz + 1 slots), tiles with none dropped; dest[e] is the
-// position of M's entry e among C's entries (an exclusive scan of found).
-device_pattern found_pattern(const device_pattern& M, device_buffer<offset_t>& found, device_buffer<offset_t>& dest,
-                             stream_t s);
+// C's pattern from the mask M: the entries e of M with found[e] = 1, tiles
+// with none dropped. (The position of M's entry e among C's entries is an
+// exclusive scan of found, made by the caller where C has entries.)
+device_pattern found_pattern(const device_pattern& M, const device_buffer<offset_t>& found, stream_t s);
 
 }  // namespace tgb::detail::cuda
