@@ -3,7 +3,8 @@
 //   LD_PRELOAD=libtgb_kernel_log.so TGB_KERNEL_LOG=out.txt tgb_tests_cuda ...
 // Every kernel a <<<>>> launch (CUDA 13's stubs look each kernel up at its
 // first launch: __cudaGetKernel) or a runtime launch call (cudaLaunchKernel,
-// cudaLaunchKernelExC and their per-thread-stream forms; CUDA 12's stubs)
+// cudaLaunchKernelExC, cudaLaunchCooperativeKernel and their per-thread-stream
+// forms; CUDA 12's stubs)
 // reaches adds its mangled name, once, to the file named by TGB_KERNEL_LOG
 // (appended as it is first seen, so a killed process keeps what it logged).
 // A developer's tool: it is not part of the library and is not installed.
@@ -59,6 +60,21 @@ cudaError_t cudaLaunchKernel(const void* func, dim3 grid, dim3 block, void** arg
 cudaError_t cudaLaunchKernel_ptsz(const void* func, dim3 grid, dim3 block, void** args, size_t smem, cudaStream_t s) {
   using fn = cudaError_t (*)(const void*, dim3, dim3, void**, size_t, cudaStream_t);
   static fn real = next<fn>("cudaLaunchKernel_ptsz");
+  note(func);
+  return real(func, grid, block, args, smem, s);
+}
+// Cooperative launches (the fused BFS's grid-wide kernel).
+cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 grid, dim3 block, void** args, size_t smem,
+                                        cudaStream_t s) {
+  using fn = cudaError_t (*)(const void*, dim3, dim3, void**, size_t, cudaStream_t);
+  static fn real = next<fn>("cudaLaunchCooperativeKernel");
+  note(func);
+  return real(func, grid, block, args, smem, s);
+}
+cudaError_t cudaLaunchCooperativeKernel_ptsz(const void* func, dim3 grid, dim3 block, void** args, size_t smem,
+                                             cudaStream_t s) {
+  using fn = cudaError_t (*)(const void*, dim3, dim3, void**, size_t, cudaStream_t);
+  static fn real = next<fn>("cudaLaunchCooperativeKernel_ptsz");
   note(func);
   return real(func, grid, block, args, smem, s);
 }

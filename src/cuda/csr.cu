@@ -7,10 +7,8 @@
 namespace tgb::detail::cuda {
 namespace csr {
 
-__global__ void k_lengths(pattern_ref P, offset_t* len) {
-  const index_t I = index_t(blockIdx.x) * kWarpsPerBlock + index_t(threadIdx.x >> 5);
-  if (I >= P.tile_rows) return;
-  if (P.tile_ptr[I + 1] - P.tile_ptr[I] <= kShortTileRow) return;  // k_lengths_short's
+// The lengths of tile row I's 16 scalar rows, by a whole warp.
+__device__ inline void long_row_lengths(pattern_ref P, index_t I, offset_t* len) {
   const int lane = int(threadIdx.x & 31);
   offset_t sum[tile_dim];
 #pragma unroll
@@ -32,6 +30,12 @@ __global__ void k_lengths(pattern_ref P, offset_t* len) {
   }
   const index_t i = (I << tile_shift) + lane;
   if (lane < tile_dim && i < P.nrows) len[i] = mine;
+}
+
+__global__ void k_lengths(pattern_ref P, offset_t* len) {
+  for (index_t I = index_t(blockIdx.x) * kWarpsPerBlock + index_t(threadIdx.x >> 5); I < P.tile_rows;
+       I += index_t(gridDim.x) * kWarpsPerBlock)  // whole warps take the same I
+    if (P.tile_ptr[I + 1] - P.tile_ptr[I] > kShortTileRow) long_row_lengths(P, I, len);  // else k_lengths_short's
 }
 
 __global__ void k_lengths_short(pattern_ref P, offset_t* len) {

@@ -226,8 +226,13 @@ __global__ void k_fold_keys(index_t len, const index_t* list, std::uint64_t* key
 template <class T>
 struct fold_entry {
   T v;
-  bool p;  // whether the source stores a value at this place
+  // Whether the source stores a value at this place: 0 or 1 in a word of T's
+  // size, so that the struct has no padding (CUB moves it as whole words,
+  // and compute-sanitizer's initcheck reports unset padding bytes read).
+  std::conditional_t<sizeof(T) == 8, std::uint64_t, std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint8_t>> p;
 };
+static_assert(sizeof(fold_entry<double>) == 16 && sizeof(fold_entry<float>) == 8 && sizeof(fold_entry<bool>) == 2,
+              "fold_entry has no padding");
 // Folds two entries of one run in order (associative where the operator is).
 struct fold_entries {
   coded_op op;
@@ -235,7 +240,10 @@ struct fold_entries {
   __device__ fold_entry<T> operator()(const fold_entry<T>& a, const fold_entry<T>& b) const {
     if (!a.p) return b;
     if (!b.p) return a;
-    return {op(a.v, b.v), true};
+    fold_entry<T> r;
+    r.v = op(a.v, b.v);
+    r.p = 1;
+    return r;
   }
 };
 template <class T>
@@ -243,7 +251,10 @@ __global__ void k_fold_gather(index_t len, const std::uint64_t* order, const T* 
                               fold_entry<T>* out) {
   for (index_t p = blockIdx.x * index_t(blockDim.x) + threadIdx.x; p < len; p += index_t(gridDim.x) * blockDim.x) {
     const std::uint64_t k = order[p];
-    out[p] = fold_entry<T>{t[k], tp[k] != 0};
+    fold_entry<T> e;
+    e.v = t[k];
+    e.p = tp[k] != 0;
+    out[p] = e;
   }
 }
 // z(i) = accum(w(i), run's fold), or the fold where w has no i, for each of
