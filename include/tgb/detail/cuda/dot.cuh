@@ -102,7 +102,7 @@ __global__ void k_dot(pattern_ref M, const index_t* tile_row, const row_bits* al
   const offset_t e0 = M.tile_offset[t];
   const int q0 = M.row_ptr[16 * t + r];
   const int q1 = r + 1 < tile_dim ? int(M.row_ptr[16 * t + r + 1]) : int(M.tile_offset[t + 1] - e0);
-  if (q0 == q1) return;
+  if (q0 + lane >= q1) return;  // no entry for this lane: leave before reading the rows
   const index_t i = (tile_row[t] << tile_shift) + r, j0 = index_t(M.tile_col[t]) << tile_shift;
   const row_bits ok = allowed[16 * t + r];
   const offset_t pa = A.row_ptr[i], ea = A.row_ptr[i + 1];
