@@ -56,22 +56,9 @@ __global__ void k_work(work_lines L, count_t* out) {
   }
 }
 
-// Row bits and entry count of each mask tile's found entries (16 threads a
-// tile).
-__global__ void k_found_bits(pattern_ref M, const offset_t* found, row_bits* bits, offset_t* count) {
-  const offset_t g = blockIdx.x * offset_t(blockDim.x) + threadIdx.x;
-  const offset_t t = g / tile_dim;
-  const int r = int(g % tile_dim);
-  row_bits b = 0;
-  if (t < M.ntiles) {
-    const offset_t e0 = M.tile_offset[t];
-    const int q1 = r + 1 < tile_dim ? M.row_ptr[16 * t + r + 1] : int(M.tile_offset[t + 1] - e0);
-    for (int q = M.row_ptr[16 * t + r]; q < q1; ++q)
-      if (found[e0 + q]) b = row_bits(b | (1u << M.col_idx[e0 + q]));
-    bits[16 * t + r] = b;
-  }
-  const int n = half_warp_sum(t < M.ntiles ? tile::popcount16(b) : 0);
-  if (t < M.ntiles && r == 0) count[t] = n;
+__global__ void k_iota(offset_t n, offset_t* out) {
+  for (offset_t i = blockIdx.x * offset_t(blockDim.x) + threadIdx.x; i < n; i += offset_t(gridDim.x) * blockDim.x)
+    out[i] = i;
 }
 
 struct lines {
@@ -212,17 +199,19 @@ device_buffer<offset_t> rows_from_found(const offset_t* m_row_ptr, index_t nrows
   return row_ptr;
 }
 
-device_pattern found_pattern(const device_pattern& M, const device_buffer<offset_t>& found, stream_t s) {
+device_pattern found_pattern(const device_pattern& M, const index_t* tile_row, device_buffer<row_bits>& bits,
+                             device_buffer<offset_t>& count, device_buffer<offset_t>& map, stream_t s) {
   candidates c;
   c.n = M.ntiles;
-  c.key = tile_keys(M, s);
-  c.mask = device_buffer<row_bits>(16 * M.ntiles, s);
-  c.count = device_buffer<offset_t>(M.ntiles, s);
-  if (M.ntiles)
-    k_found_bits<<<grid_for(16 * M.ntiles, kThreads), kThreads, 0, native(s)>>>(ref(M), found.data(), c.mask.data(),
-                                                                               c.count.data());
+  c.key = tile_keys(M, tile_row, s);
+  c.mask.swap(bits);
+  c.count.swap(count);
+  c.carry0 = device_buffer<offset_t>(M.ntiles, s);  // each kept tile carries its mask tile
+  if (M.ntiles) k_iota<<<grid_for(M.ntiles, kThreads), kThreads, 0, native(s)>>>(M.ntiles, c.carry0.data());
   check(cudaGetLastError(), "dot pattern");
-  return finish_pattern(M.nrows, M.ncols, c, s);
+  device_pattern p = finish_pattern(M.nrows, M.ncols, c, s);
+  map.swap(c.carry0);
+  return p;
 }
 
 }  // namespace tgb::detail::cuda

@@ -125,14 +125,18 @@ ewise_plan plan_ewise(const device_pattern& A, const device_pattern& B, bool add
   return w;
 }
 
-device_buffer<std::uint64_t> tile_keys(const device_pattern& p, stream_t s) {
+device_buffer<std::uint64_t> tile_keys(const device_pattern& p, const index_t* row, stream_t s) {
   device_buffer<std::uint64_t> key(p.ntiles, s);
-  device_buffer<index_t> row = tile_rows_of(p, s);
   if (p.ntiles)
-    k_tile_keys<<<grid_for(p.ntiles, kThreads), kThreads, 0, native(s)>>>(p.ntiles, row.data(), p.tile_col.data(),
+    k_tile_keys<<<grid_for(p.ntiles, kThreads), kThreads, 0, native(s)>>>(p.ntiles, row, p.tile_col.data(),
                                                                            p.tile_cols(), key.data(), 0);
   check(cudaGetLastError(), "tile keys");
   return key;
+}
+
+device_buffer<std::uint64_t> tile_keys(const device_pattern& p, stream_t s) {
+  const device_buffer<index_t> row = tile_rows_of(p, s);
+  return tile_keys(p, row.data(), s);
 }
 
 namespace {

@@ -413,3 +413,65 @@ TEST_CASE("device CSR views and the dot over short and long tile rows", "[cuda][
     REQUIRE(hv[k] == h.values[k]);
   }
 }
+
+// The tile dot takes 4 threads a mask tile where the mask's tiles hold few
+// entries and 16 where they are dense (kTileDotFewEntries): both against the
+// host, with masks, operands and the mask forced into tiles, value masks
+// with false entries, a terminal monoid, and entries whose rows share no
+// column (absent from C).
+TEST_CASE("device tile dot: sparse and dense mask tiles equal the host", "[cuda][mxm][dot][sanitize]") {
+  std::mt19937_64 rng(217);
+  const index_t n = 480;
+  std::bernoulli_distribution keep(0.6), truth(0.8);
+  std::uniform_int_distribution<int> val(-3, 3);
+  auto band = [&](index_t width, bool values) {
+    std::vector<index_t> r, c;
+    std::vector<int> v;
+    for (index_t i = 0; i < n; ++i)
+      for (index_t j = std::max<index_t>(0, i - width); j < std::min(n, i + width + 1); ++j)
+        if (keep(rng)) r.push_back(i), c.push_back(j), v.push_back(values ? val(rng) : (truth(rng) ? 1 : 0));
+    auto m = Matrix<int>::from_coo(n, n, r, c, v, first{});
+    m.set_storage(storage_control::tiles);
+    return m;
+  };
+  auto sparse = [&](double density) {
+    std::bernoulli_distribution here(density);
+    std::vector<index_t> r, c;
+    std::vector<int> v;
+    for (index_t i = 0; i < n; ++i)
+      for (index_t j = 0; j < n; ++j)
+        if (here(rng)) r.push_back(i), c.push_back(j), v.push_back(truth(rng) ? 1 : 0);
+    auto m = Matrix<int>::from_coo(n, n, r, c, v, first{});
+    m.set_storage(storage_control::tiles);
+    return m;
+  };
+  const Matrix<int> A = band(24, true), B = band(30, true);
+  const Matrix<int> dense_mask = band(20, false), sparse_mask = sparse(0.02);
+  REQUIRE(double(dense_mask.nvals()) > 16.0 * double(dense_mask.tiles().pat.ntiles()));
+  REQUIRE(double(sparse_mask.nvals()) <= 16.0 * double(sparse_mask.tiles().pat.ntiles()));
+  detail::mxm_policy pol;
+  pol.method = detail::mxm_method::row_dot;
+  const descriptor d = descriptor{}.with_transpose_b();
+  for (const Matrix<int>* M : {&dense_mask, &sparse_mask}) {
+    for (bool by_value : {false, true}) {
+      INFO("dense mask " << (M == &dense_mask) << ", value mask " << by_value);
+      auto both = [&](auto sr, auto zero) {
+        using TC = decltype(zero);
+        Matrix<TC> host(n, n), dev = on_device(Matrix<TC>(n, n));
+        const auto dM = on_device(*M);
+        if (by_value) {
+          detail::mxm_host(host, *M, no_accum, sr, A, B, d, pol);
+          detail::mxm_cuda(dev, dM, no_accum, sr, on_device(A), on_device(B), d, pol);
+        } else {
+          detail::mxm_host(host, structure(*M), no_accum, sr, A, B, d, pol);
+          detail::mxm_cuda(dev, structure(dM), no_accum, sr, on_device(A), on_device(B), d, pol);
+        }
+        REQUIRE(host.nvals() > 100);
+        CHECK(oracle::diff(oracle::to_map(on_host(dev)), oracle::to_map(host), 0) == "");
+      };
+      both(plus_times, std::int64_t{});
+      both(min_plus, std::int64_t{});
+      both(lor_land, bool{});
+    }
+  }
+}

@@ -142,8 +142,10 @@ struct ewise_plan {
 };
 ewise_plan plan_ewise(const device_pattern& A, const device_pattern& B, bool add, stream_t s);
 
-// Keys I * tile_cols + J of a pattern's tiles, in storage (increasing) order.
+// Keys I * tile_cols + J of a pattern's tiles, in storage (increasing) order
+// (row: the tiles' tile rows, tile_rows_of, where the caller has them).
 device_buffer<std::uint64_t> tile_keys(const device_pattern& p, stream_t s);
+device_buffer<std::uint64_t> tile_keys(const device_pattern& p, const index_t* row, stream_t s);
 
 // The pattern of A'; gather[e] is the entry of A that lands at e.
 device_pattern transpose_pattern(const device_pattern& A, device_buffer<offset_t>& gather, stream_t s);
@@ -165,9 +167,11 @@ csr_pattern csr_of(const device_pattern& p, stream_t s, bool positions = true);
 // Fills col (and pos, unless null) in CSR order given scalar_row_ptr(p).
 void csr_fill(const device_pattern& p, const offset_t* row_ptr, index_t* col, offset_t* pos, stream_t s);
 
-// C's pattern from the mask M: the entries e of M with found[e] = 1, tiles
-// with none dropped. (The position of M's entry e among C's entries is an
-// exclusive scan of found, made by the caller where C has entries.)
-device_pattern found_pattern(const device_pattern& M, const device_buffer<offset_t>& found, stream_t s);
+// C's pattern from the mask M: of each mask tile t (tile row tile_row[t]),
+// the entries whose row bits are bits[16 t .. 16 t + 15] (count[t] of them),
+// tiles with none dropped; map[t'] is the mask tile of C's tile t'. bits and
+// count are consumed.
+device_pattern found_pattern(const device_pattern& M, const index_t* tile_row, device_buffer<row_bits>& bits,
+                             device_buffer<offset_t>& count, device_buffer<offset_t>& map, stream_t s);
 
 }  // namespace tgb::detail::cuda

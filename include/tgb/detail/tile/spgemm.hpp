@@ -112,6 +112,26 @@ TGB_HD inline void compress_dense_row(row_bits cm, const TC* acc, TC* c_row_vals
   }
 }
 
+// Dot product of row ra of tile a and row rb of tile b, where b is a tile of
+// op(B)' (its row rb is column rb of op(B)): calls fold(a value, b value) for
+// every column k both rows hold, in increasing k, until fold returns true (a
+// terminal value); returns whether it stopped there. The dot method's
+// per-pair step: the rows' bits find the common columns, their ranks the
+// values.
+template <class TA, class TB, class F>
+TGB_HD inline bool dot_row_pair(const tile_ref_t<TA>& a, int ra, const tile_ref_t<TB>& b, int rb, F&& fold) {
+  const std::uint32_t am = a.bits(ra), bm = b.bits(rb);
+  std::uint32_t m = am & bm;
+  if (!m) return false;
+  const TA* av = a.values + a.row_begin(ra);
+  const TB* bv = b.values + b.row_begin(rb);
+  for (; m; m &= m - 1) {
+    const int k = lowest_bit(m);
+    if (fold(av[rank_below(row_bits(am), k)], bv[rank_below(row_bits(bm), k)])) return true;
+  }
+  return false;
+}
+
 // Whole-tile forms (the host calls these; a GPU thread calls the row forms).
 // (16,16) A x (16,16) B -> (16,16) C, compressed.
 template <class Add, class Mul, class TC, class TA, class TB>
