@@ -42,6 +42,7 @@
 #include <cmath>
 #include <cstdio>
 #include <charconv>
+#include <system_error>
 #include <cstring>
 #include <fstream>
 #include <functional>
@@ -877,15 +878,19 @@ void write_suite_files(const std::string& dir, const std::string& name, const Ma
                  name.c_str(), n, n, nnz);
     std::string buf;
     buf.reserve(1 << 20);
-    char tmp[96];
+    char tmp[96];  // two 64-bit integers and a shortest double: at most 20 + 20 + 24 characters
+    char* const end = tmp + sizeof tmp - 1;  // room for each separator
+    const auto put = [&](char* at, auto x, char sep) {
+      const auto r = std::to_chars(at, end, x);
+      if (r.ec != std::errc()) throw std::runtime_error(mtx + ": a number did not fit the line buffer");
+      *r.ptr = sep;
+      return r.ptr + 1;
+    };
     for (long long i = 0; i < n; ++i)
       for (long long p = rp[i]; p < rp[i + 1]; ++p) {
-        char* e = std::to_chars(tmp, tmp + sizeof tmp, i + 1).ptr;
-        *e++ = ' ';
-        e = std::to_chars(e, tmp + sizeof tmp, (long long)ci[p] + 1).ptr;
-        *e++ = ' ';
-        e = std::to_chars(e, tmp + sizeof tmp, v[p]).ptr;  // shortest round-trip form
-        *e++ = '\n';
+        char* e = put(tmp, i + 1, ' ');
+        e = put(e, (long long)ci[p] + 1, ' ');
+        e = put(e, v[p], '\n');  // shortest round-trip form
         buf.append(tmp, e);
         if (buf.size() > (1 << 20)) {
           std::fwrite(buf.data(), 1, buf.size(), f);
