@@ -9,6 +9,8 @@
 //   assign_row(C, mask, accum, u, i, J, desc)  C<m'>(i,J) = accum(C(i,J), u')
 //   assign_col(C, mask, accum, u, I, j, desc)  C<m>(I,j) = accum(C(I,j), u)
 //   subassign(C, mask, accum, A or x, I, J, desc)  C(I,J)<M> = accum(C(I,J), A)
+//   subassign_row(C, mask, accum, u, i, J, desc)  C(i,J)<m'> = accum(C(i,J), u')
+//   subassign_col(C, mask, accum, u, I, j, desc)  C(I,j)<m> = accum(C(I,j), u)
 // (x a value here; a tgb::Scalar, which may be empty, in scalar.hpp, through
 // the same assign_scalar.)
 // desc.transpose_a reads A' (extract and assign from a matrix; for the
@@ -16,7 +18,8 @@
 // assign's is over all of C, and replace clears C outside it; subassign's is
 // |I| x |J|, over C(I,J) alone, and replace clears only there; assign_row's
 // is a Vector over row i (assign_col's over column j), the other rows
-// (columns) untouched. Where A (u) has no entry, C(I,J)'s entry is deleted
+// (columns) untouched; subassign_row's is a Vector over J alone (|J| long),
+// subassign_col's over I, and replace clears only C(i,J) (C(I,j)). Where A (u) has no entry, C(I,J)'s entry is deleted
 // without an accumulator and kept with one.
 //
 // Errors, checked in this order before anything changes (on any error the
@@ -350,6 +353,68 @@ void assign_col(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Vecto
                                             });
     detail::host::writeback(C, detail::host::host_mask{}, no_accum, false, detail::host::with_col(*c, j, line), false);
   });
+}
+
+namespace detail {
+// u as a 1 x n matrix (row) or an n x 1 one, its values as they are.
+template <class T>
+Matrix<T> line_matrix(const Vector<T>& u, bool row) {
+  auto [idx, vals] = u.extract_tuples();
+  const std::vector<index_t> zero(idx.size(), 0);
+  return row ? Matrix<T>::from_coo(1, u.size(), zero, idx, vals, first{})
+             : Matrix<T>::from_coo(u.size(), 1, idx, zero, vals, first{});
+}
+
+// C(i,J)<m'> = accum(C(i,J), u') (row) or C(I,j)<m> = accum(C(I,j), u)
+// (column): the subassign of u as a 1 x |J| (|I| x 1) matrix, the mask the
+// same line as a matrix, read the same way (values, structure, complement).
+template <class TC, class Mask, class Accum, class TU>
+void subassign_line(const char* op, bool row, Matrix<TC>& C, const Mask& mask, const Accum& accum,
+                    const Vector<TU>& u, index_t at, const index_list& L, const descriptor& desc) {
+  host_only(op, {{"C", C.location()}, {"u", u.location()}, {"the mask", where_mask(mask, backend::host)}});
+  const index_t width = row ? C.ncols() : C.nrows();
+  const index_t len = L.count(width);
+  if (len != u.size())
+    throw dimension_mismatch(std::string("tgb::") + op + ": the index list has " + size_text(len) +
+                             " indices but u has size " + size_text(u.size()));
+  check_vector_mask(mask, len, op, "the index list has " + size_text(len) + " indices");
+  check_line(op, row ? "row" : "column", at, row ? C.nrows() : C.ncols());
+  L.check(width, op);
+  {
+    const host::index_map lm = guard_alloc([&] { return host::index_map(L, width); });
+    check_repeats(op, row ? "column" : "row", lm);
+  }
+  const Matrix<TU> U = guard_alloc([&] { return line_matrix(u, row); });
+  const index_list one = index_list::range(at, at + 1);
+  const descriptor d = desc.with_transpose_a(false);  // u is a line: nothing to transpose
+  if constexpr (std::is_same_v<Mask, no_mask_t>) {
+    if (row) subassign(C, no_mask, accum, U, one, L, d);
+    else subassign(C, no_mask, accum, U, L, one, d);
+  } else {
+    const auto v = as_mask_view(mask);
+    const auto M = guard_alloc([&] { return line_matrix(*v.object, row); });
+    const mask_view<std::decay_t<decltype(M)>> mm{&M, v.structural, v.complemented};
+    if (row) subassign(C, mm, accum, U, one, L, d);
+    else subassign(C, mm, accum, U, L, one, d);
+  }
+}
+}  // namespace detail
+
+// C(i,J)<m'> = accum(C(i,J), u') (GxB_Row_subassign): u(k) goes to C(i,
+// J[k]); the mask is a Vector of |J| entries over C(i,J) alone; replace
+// clears only there; the rest of C is untouched.
+template <class TC, class Mask, class Accum, class TU>
+void subassign_row(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Vector<TU>& u, index_t i,
+                   const index_list& J, const descriptor& desc = {}) {
+  detail::subassign_line("subassign_row", true, C, mask, accum, u, i, J, desc);
+}
+
+// C(I,j)<m> = accum(C(I,j), u) (GxB_Col_subassign): the mask is a Vector of
+// |I| entries over C(I,j) alone.
+template <class TC, class Mask, class Accum, class TU>
+void subassign_col(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Vector<TU>& u, const index_list& I,
+                   index_t j, const descriptor& desc = {}) {
+  detail::subassign_line("subassign_col", false, C, mask, accum, u, j, I, desc);
 }
 
 }  // namespace tgb

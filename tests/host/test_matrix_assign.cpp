@@ -493,6 +493,53 @@ TEST_CASE("Row_assign's mask covers all of row i; replace clears it outside J", 
   }
 }
 
+TEST_CASE("Row_subassign's and Col_subassign's masks cover C(i,J) and C(I,j) alone", "[matrix_assign][assign][hand]") {
+  // Row 1 of C: {0:1, 2:2, 4:4, 5:5}; column 4: {1:4, 2:6}.
+  const dmap<int> c0{{{0, 0}, 9}, {{1, 0}, 1}, {{1, 2}, 2}, {{1, 4}, 4}, {{1, 5}, 5}, {{2, 4}, 6}};
+  const auto u = vector_oracle::from_vmap<int>(2, {{0, 7}, {1, 8}});
+  const auto m = vector_oracle::from_vmap<int>(2, {{0, 0}, {1, 1}});  // over J = {2, 3}: admits 3 only
+  const auto half = vector_oracle::from_vmap<int>(2, {{1, 8}});       // nothing for column 2
+  for (int form = 0; form < 2; ++form) {
+    INFO("form " << form_name(form));
+    auto fresh = [&] { return stored(oracle::from_map<int>(3, 6, c0), form); };
+    Matrix<int> C = fresh();
+    subassign_row(C, m, no_accum, u, 1, {2, 3});
+    CHECK(oracle::to_map(C) ==
+          dmap<int>{{{0, 0}, 9}, {{1, 0}, 1}, {{1, 2}, 2}, {{1, 3}, 8}, {{1, 4}, 4}, {{1, 5}, 5}, {{2, 4}, 6}});
+    C = fresh();  // replace clears C(1, {2, 3}) outside the mask, not the rest of row 1
+    subassign_row(C, m, no_accum, u, 1, {2, 3}, descriptor{}.with_replace());
+    CHECK(oracle::to_map(C) == dmap<int>{{{0, 0}, 9}, {{1, 0}, 1}, {{1, 3}, 8}, {{1, 4}, 4}, {{1, 5}, 5}, {{2, 4}, 6}});
+    C = fresh();  // the complement of m's structure admits nothing
+    subassign_row(C, complement(structure(m)), no_accum, u, 1, {2, 3}, descriptor{}.with_replace());
+    CHECK(oracle::to_map(C) == dmap<int>{{{0, 0}, 9}, {{1, 0}, 1}, {{1, 4}, 4}, {{1, 5}, 5}, {{2, 4}, 6}});
+    C = fresh();  // no mask: u's missing entry deletes C(1,2) without accum, keeps it with one
+    subassign_row(C, no_mask, no_accum, half, 1, {2, 3});
+    CHECK(oracle::to_map(C) == dmap<int>{{{0, 0}, 9}, {{1, 0}, 1}, {{1, 3}, 8}, {{1, 4}, 4}, {{1, 5}, 5}, {{2, 4}, 6}});
+    C = fresh();
+    subassign_row(C, no_mask, plus{}, half, 1, {2, 3});
+    CHECK(oracle::to_map(C) ==
+          dmap<int>{{{0, 0}, 9}, {{1, 0}, 1}, {{1, 2}, 2}, {{1, 3}, 8}, {{1, 4}, 4}, {{1, 5}, 5}, {{2, 4}, 6}});
+    C = fresh();  // column 4 at rows {2, 0}: the mask (over I) admits row 2 only
+    const auto mc = vector_oracle::from_vmap<int>(2, {{0, 1}});
+    subassign_col(C, mc, plus{}, u, {2, 0}, 4, descriptor{}.with_replace());
+    CHECK(oracle::to_map(C) == dmap<int>{{{0, 0}, 9}, {{1, 0}, 1}, {{1, 2}, 2}, {{1, 4}, 4}, {{1, 5}, 5}, {{2, 4}, 13}});
+    C = fresh();
+    subassign_col(C, no_mask, no_accum, u, {2, 0}, 4);
+    CHECK(oracle::to_map(C) ==
+          dmap<int>{{{0, 0}, 9}, {{0, 4}, 8}, {{1, 0}, 1}, {{1, 2}, 2}, {{1, 4}, 4}, {{1, 5}, 5}, {{2, 4}, 7}});
+    // Errors leave C as it was.
+    C = fresh();
+    CHECK_THROWS_AS(subassign_row(C, no_mask, no_accum, u, 1, {2, 3, 4}), dimension_mismatch);
+    CHECK_THROWS_AS(subassign_row(C, Vector<bool>(6), no_accum, u, 1, {2, 3}), dimension_mismatch);
+    CHECK_THROWS_AS(subassign_row(C, no_mask, no_accum, u, 3, {2, 3}), invalid_index);
+    CHECK_THROWS_AS(subassign_row(C, no_mask, no_accum, u, 1, {2, 6}), index_out_of_bounds);
+    CHECK_THROWS_AS(subassign_row(C, no_mask, no_accum, u, 1, {3, 3}), invalid_value);
+    CHECK_THROWS_AS(subassign_col(C, Vector<bool>(3), no_accum, u, {2, 0}, 4), dimension_mismatch);
+    CHECK_THROWS_AS(subassign_col(C, no_mask, no_accum, u, {2, 0}, 6), invalid_index);
+    CHECK(oracle::to_map(C) == c0);
+  }
+}
+
 TEST_CASE("Matrix extract and assign errors leave the output unchanged", "[matrix_assign][errors]") {
   std::mt19937_64 rng(5);
   const auto A = oracle::random_matrix<int>(rng, 4, 5, 0.5);
@@ -605,6 +652,8 @@ TEST_CASE("Matrix extract and assign errors leave the output unchanged", "[matri
     CHECK_THROWS_AS(subassign(Cg, Matrix<bool>(2, 2), no_accum, 1, {1, 1}, {0, 1}), not_implemented);
     CHECK_THROWS_AS(assign_row(Cg, Vector<bool>(4), no_accum, u2, 9, {3, 3, 3}), not_implemented);
     CHECK_THROWS_AS(assign_col(Cg, Vector<bool>(5), no_accum, u2, {2, 2, 2}, 9), not_implemented);
+    CHECK_THROWS_AS(subassign_row(Cg, Vector<bool>(4), no_accum, u2, 9, {3, 3, 3}), not_implemented);
+    CHECK_THROWS_AS(subassign_col(Cg, Vector<bool>(5), no_accum, u2, {2, 2, 2}, 9), not_implemented);
     CHECK(oracle::to_map(C) == c0);
     CHECK(oracle::to_map(E) == e0);
     CHECK(oracle::to_map(Cd) == c0);
@@ -651,6 +700,12 @@ TEST_CASE("Matrix extract and assign leave C unchanged when an allocation fails"
     sweep("assign_row", C0, [&](Matrix<double>& C) { assign_row(C, m, plus{}, u, 7, all); });
     sweep("assign_col", C0, [&](Matrix<double>& C) {
       assign_col(C, no_mask, no_accum, u, index_list::range(0, 150), 9);
+    });
+    sweep("subassign_row", C0, [&](Matrix<double>& C) {
+      subassign_row(C, m, plus{}, u, 7, all, descriptor{}.with_replace());
+    });
+    sweep("subassign_col", C0, [&](Matrix<double>& C) {
+      subassign_col(C, structure(m), no_accum, u, index_list::range(0, 150), 9);
     });
   }
 }

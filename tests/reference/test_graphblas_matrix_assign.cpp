@@ -2,7 +2,8 @@
 // the same process (GrB_init is done once, by test_graphblas.cpp's session,
 // in this same executable): GrB_Matrix_extract, GrB_Col_extract,
 // GrB_Matrix_assign (matrix and scalar), GxB_Matrix_subassign (matrix and
-// scalar), GrB_Row_assign and GrB_Col_assign, through the twenty
+// scalar), GrB_Row_assign and GrB_Col_assign, GxB_Row_subassign and
+// GxB_Col_subassign, through the twenty
 // mask/accumulator/replace combinations, with and without transposing A,
 // over index lists that are GrB_ALL, ranges (ascending, strided,
 // descending; passed to GraphBLAS as explicit lists), shuffled lists, and
@@ -162,6 +163,16 @@ TEST_CASE("Matrix assign, subassign, Row_assign and Col_assign match GraphBLAS",
                   [&](auto& C, const auto& mk, const auto& a, const descriptor& d) { assign_col(C, mk, a, uc, I.tgb, j, d); },
                   [&](GrB_Matrix C, GrB_Vector mk, GrB_BinaryOp a, GrB_Descriptor d) {
                     return GrB_Col_assign(C, mk, a, guc, I.ptr(), I.count, GrB_Index(j), d);
+                  });
+        compare20("Row_subassign", lists + " i " + std::to_string(i), C0, random_vector(rng, J.count, 0.5), false,
+                  [&](auto& C, const auto& mk, const auto& a, const descriptor& d) { subassign_row(C, mk, a, ur, i, J.tgb, d); },
+                  [&](GrB_Matrix C, GrB_Vector mk, GrB_BinaryOp a, GrB_Descriptor d) {
+                    return GxB_Row_subassign(C, mk, a, gur, GrB_Index(i), J.ptr(), J.count, d);
+                  });
+        compare20("Col_subassign", lists + " j " + std::to_string(j), C0, random_vector(rng, I.count, 0.5), false,
+                  [&](auto& C, const auto& mk, const auto& a, const descriptor& d) { subassign_col(C, mk, a, uc, I.tgb, j, d); },
+                  [&](GrB_Matrix C, GrB_Vector mk, GrB_BinaryOp a, GrB_Descriptor d) {
+                    return GxB_Col_subassign(C, mk, a, guc, I.ptr(), I.count, GrB_Index(j), d);
                   });
         GrB_Vector_free(&gur), GrB_Vector_free(&guc);
       }
