@@ -96,13 +96,13 @@ struct dot_fold {
 // of lap2d's triangle product on the H100 and rebuilt every call, and four
 // threads a mask row merging each entry's whole rows: the triangle product
 // on lap2d, stencil27, blocks6 and bcsstk33 took 1.5-2.0x this one's time,
-// H200 r84. Sixteen threads on lap2d's 16-entry tiles: 108 us for its 2.1M
-// entries, most threads walking the tile rows for one entry, r86.)
+// H200 r84. Sixteen threads on lap2d's L, 10.7 entries a tile: 108 us for
+// its 2.1M entries, most threads walking the tile rows for one entry, r86.)
 inline constexpr int kTileDotPer = 4;
 inline constexpr int kTileDotThreads = 256;
 // Mask tiles of at most this many entries on average take 4 threads a tile
 // (one round of 4 x kTileDotPer entries walks the tile rows once); denser
-// ones 16. (At 24, stencil27's L, about 20 a tile in two rounds of four
+// ones 16. (At 24, stencil27's L, 17.5 a tile in two rounds of four
 // threads, took 0.56 ms against 0.44-0.48 with 16 threads, H100 r87.)
 inline constexpr double kTileDotFewEntries = 16.0;
 // out[e] for each mask entry e whose dot found a term; bits[16 t + r] and
