@@ -40,7 +40,8 @@
 // O(nnz(C) + nnz(A) + nrows(C) log|I| + |I| + |J|) (the log only for a list
 // that is not a progression), the same for assign_row, with I = {i}: no work
 // in proportion to C's width. assign_col reads and writes column j as a
-// vector of C's rows.
+// vector of C's rows. subassign_row and subassign_col are subassign's, with
+// I = {i} (J = {j}): subassign_col rebuilds C, unlike assign_col.
 #pragma once
 
 #include <optional>
