@@ -527,6 +527,14 @@ TEST_CASE("Row_subassign's and Col_subassign's masks cover C(i,J) and C(I,j) alo
     subassign_col(C, no_mask, no_accum, u, {2, 0}, 4);
     CHECK(oracle::to_map(C) ==
           dmap<int>{{{0, 0}, 9}, {{0, 4}, 8}, {{1, 0}, 1}, {{1, 2}, 2}, {{1, 4}, 4}, {{1, 5}, 5}, {{2, 4}, 7}});
+    C = fresh();  // transpose_a has nothing to transpose; an empty list changes nothing
+    subassign_row(C, m, no_accum, u, 1, {2, 3}, descriptor{}.with_transpose_a());
+    CHECK(oracle::to_map(C) ==
+          dmap<int>{{{0, 0}, 9}, {{1, 0}, 1}, {{1, 2}, 2}, {{1, 3}, 8}, {{1, 4}, 4}, {{1, 5}, 5}, {{2, 4}, 6}});
+    C = fresh();
+    subassign_row(C, no_mask, no_accum, Vector<int>(0), 1, std::vector<index_t>{}, descriptor{}.with_replace());
+    subassign_col(C, Vector<bool>(0), plus{}, Vector<int>(0), std::vector<index_t>{}, 4);
+    CHECK(oracle::to_map(C) == c0);
     // Errors leave C as it was.
     C = fresh();
     CHECK_THROWS_AS(subassign_row(C, no_mask, no_accum, u, 1, {2, 3, 4}), dimension_mismatch);
