@@ -19,8 +19,9 @@
 // |I| x |J|, over C(I,J) alone, and replace clears only there; assign_row's
 // is a Vector over row i (assign_col's over column j), the other rows
 // (columns) untouched; subassign_row's is a Vector over J alone (|J| long),
-// subassign_col's over I, and replace clears only C(i,J) (C(I,j)). Where A (u) has no entry, C(I,J)'s entry is deleted
-// without an accumulator and kept with one.
+// subassign_col's over I, and replace clears only C(i,J) (C(I,j)). Where A
+// (u) has no entry, C(I,J)'s entry is deleted without an accumulator and
+// kept with one.
 //
 // Errors, checked in this order before anything changes (on any error the
 // output is unchanged): a GPU operand throws not_implemented

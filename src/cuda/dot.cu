@@ -1,7 +1,7 @@
 // tgb CUDA backend: the type-independent steps of the dot method
 // (include/tgb/detail/cuda/dot.cuh): the rule's quantities measured on the
-// device, the CSR view of a pattern, and C's pattern from the mask entries
-// whose dot product found a term.
+// device, and C's pattern from the mask entries whose dot product found a
+// term (over tiles from the dot's row bits, over rows from its flags).
 #include <cub/block/block_reduce.cuh>
 
 #include "tgb/detail/cuda/common.cuh"
@@ -56,6 +56,7 @@ __global__ void k_work(work_lines L, count_t* out) {
   }
 }
 
+// out[i] = i (each mask tile's own index, carried through finish_pattern).
 __global__ void k_iota(offset_t n, offset_t* out) {
   for (offset_t i = blockIdx.x * offset_t(blockDim.x) + threadIdx.x; i < n; i += offset_t(gridDim.x) * blockDim.x)
     out[i] = i;
