@@ -381,23 +381,19 @@ void subassign_line(const char* op, bool row, Matrix<TC>& C, const Mask& mask, c
                              " indices but u has size " + size_text(u.size()));
   check_vector_mask(mask, len, op, "the index list has " + size_text(len) + " indices");
   check_line(op, row ? "row" : "column", at, row ? C.nrows() : C.ncols());
-  L.check(width, op);
-  {
-    const host::index_map lm = guard_alloc([&] { return host::index_map(L, width); });
-    check_repeats(op, row ? "column" : "row", lm);
-  }
+  // The list's bounds and repeats: assign_matrix checks them, under op's name.
   const Matrix<TU> U = guard_alloc([&] { return line_matrix(u, row); });
   const index_list one = index_list::range(at, at + 1);
+  const index_list& I = row ? one : L;
+  const index_list& J = row ? L : one;
   const descriptor d = desc.with_transpose_a(false);  // u is a line: nothing to transpose
   if constexpr (std::is_same_v<Mask, no_mask_t>) {
-    if (row) subassign(C, no_mask, accum, U, one, L, d);
-    else subassign(C, no_mask, accum, U, L, one, d);
+    assign_matrix(op, true, C, no_mask, accum, U, I, J, d);
   } else {
     const auto v = as_mask_view(mask);
     const auto M = guard_alloc([&] { return line_matrix(*v.object, row); });
-    const mask_view<std::decay_t<decltype(M)>> mm{&M, v.structural, v.complemented};
-    if (row) subassign(C, mm, accum, U, one, L, d);
-    else subassign(C, mm, accum, U, L, one, d);
+    assign_matrix(op, true, C, mask_view<std::decay_t<decltype(M)>>{&M, v.structural, v.complemented}, accum, U, I,
+                  J, d);
   }
 }
 }  // namespace detail
