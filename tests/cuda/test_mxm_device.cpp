@@ -456,15 +456,24 @@ TEST_CASE("device tile dot: sparse and dense mask tiles equal the host", "[cuda]
     for (bool by_value : {false, true}) {
       INFO("dense mask " << (M == &dense_mask) << ", value mask " << by_value);
       auto both = [&](auto sr, auto zero) {
+        // Operands of C's type: the predefined semirings are built for the
+        // device on equal types.
         using TC = decltype(zero);
+        const auto as_tc = [&](const Matrix<int>& x) {
+          Matrix<TC> y(n, n);
+          apply(y, no_mask, no_accum, identity{}, x);
+          y.set_storage(storage_control::tiles);
+          return y;
+        };
+        const Matrix<TC> a = as_tc(A), b = as_tc(B);
         Matrix<TC> host(n, n), dev = on_device(Matrix<TC>(n, n));
         const auto dM = on_device(*M);
         if (by_value) {
-          detail::mxm_host(host, *M, no_accum, sr, A, B, d, pol);
-          detail::mxm_cuda(dev, dM, no_accum, sr, on_device(A), on_device(B), d, pol);
+          detail::mxm_host(host, *M, no_accum, sr, a, b, d, pol);
+          detail::mxm_cuda(dev, dM, no_accum, sr, on_device(a), on_device(b), d, pol);
         } else {
-          detail::mxm_host(host, structure(*M), no_accum, sr, A, B, d, pol);
-          detail::mxm_cuda(dev, structure(dM), no_accum, sr, on_device(A), on_device(B), d, pol);
+          detail::mxm_host(host, structure(*M), no_accum, sr, a, b, d, pol);
+          detail::mxm_cuda(dev, structure(dM), no_accum, sr, on_device(a), on_device(b), d, pol);
         }
         REQUIRE(host.nvals() > 100);
         CHECK(oracle::diff(oracle::to_map(on_host(dev)), oracle::to_map(host), 0) == "");
