@@ -513,19 +513,37 @@ __global__ void k_seg_end(offset_t nc, const offset_t* begin, const offset_t* nv
     end[c] = c + 1 < nc ? begin[c + 1] : *nvalid;
 }
 
-// Step 2, 16 threads per candidate C tile, thread r on local row r: OR of
-// B's row bits selected by A's row r over the tile pairs, AND the mask.
+// Step 2, 16 threads per candidate C tile (one half-warp), thread r on
+// local row r: OR of B's row bits selected by A's row r over the tile pairs,
+// AND the mask. The pairs come 16 at a time, a thread loading one and the
+// half-warp sharing them; per pair thread r stages B's row r in shared
+// memory, so that A's row bits and B's rows load side by side (a thread
+// reading its pair, then A's row, then the B rows it selects took 162 us of
+// lap2d's A*A and 592 of stencil27's, H200 r84).
 __global__ void k_symbolic(offset_t nc, const std::uint64_t* ckey, index_t c_tile_cols, const offset_t* begin,
                            const offset_t* end, const std::uint64_t* pairs, const row_bits* a_mask,
                            const row_bits* b_mask, mask_ref M, row_bits* c_mask, offset_t* count) {
+  __shared__ row_bits b_rows[kThreads];
   const offset_t g = blockIdx.x * offset_t(blockDim.x) + threadIdx.x;
   const offset_t c = g / tile_dim;
   const int r = static_cast<int>(g % tile_dim);
   row_bits bits = 0;
-  if (c < nc) {
-    for (offset_t p = begin[c]; p < end[c]; ++p) {
-      const offset_t a = offset_t(pairs[p] >> 32), b = offset_t(pairs[p] & 0xFFFFFFFFu);
-      bits = row_bits(bits | tile::symbolic_row(a_mask[16 * a + r], b_mask + 16 * b));
+  if (c < nc) {  // a candidate's 16 threads are one half-warp
+    const unsigned half = 0xFFFFu << (threadIdx.x & 16u);
+    const row_bits* staged = b_rows + (threadIdx.x & ~15u);
+    const offset_t p0 = begin[c], pe = end[c];
+    for (offset_t base = p0; base < pe; base += tile_dim) {
+      const int np = static_cast<int>(pe - base < tile_dim ? pe - base : tile_dim);
+      const std::uint64_t mine = r < np ? pairs[base + r] : 0;
+      for (int i = 0; i < np; ++i) {
+        const std::uint64_t pr = __shfl_sync(half, mine, i, tile_dim);
+        const offset_t a = offset_t(pr >> 32), b = offset_t(pr & 0xFFFFFFFFu);
+        __syncwarp(half);  // the previous pair's rows have been read
+        b_rows[threadIdx.x] = b_mask[16 * b + r];
+        const std::uint32_t ka = a_mask[16 * a + r];
+        __syncwarp(half);
+        bits = row_bits(bits | tile::symbolic_row(ka, staged));
+      }
     }
     if (M.active) {
       const index_t I = index_t(ckey[c] / c_tile_cols), J = index_t(ckey[c] % c_tile_cols);
@@ -537,47 +555,47 @@ __global__ void k_symbolic(offset_t nc, const std::uint64_t* ckey, index_t c_til
   if (c < nc && r == 0) count[c] = n;
 }
 
-// Kept candidates (count > 0) -> tiles: column, row, offset, masks, carries.
+// Kept candidates (count > 0) -> tiles: column, row, offset, carries, and
+// each row's bits, start and column indices, 16 threads a candidate, thread
+// r on local row r (its bits, the row starts by a scan over the half-warp,
+// its columns written from its bits). One kernel: a thread a candidate
+// copying its 16 rows' bits, then 16 threads a tile reading them back for
+// the starts and columns, took 122 + 67 us of lap2d's A*A and 170 + 100 of
+// stencil27's (H200 r84, ncu). No grid-stride loop: grid_for's 2^31 blocks
+// cover any candidate count here, as for k_a_entries and k_fill_pairs; a
+// candidate's 16 threads are one half-warp, and leave together.
 __global__ void k_compact(offset_t nc, const std::uint64_t* ckey, index_t tile_cols, const row_bits* cmask,
                           const offset_t* count, const offset_t* keep_idx, const offset_t* off,
                           const offset_t* carry0, const offset_t* carry1, tile_index_t* tile_col, index_t* tile_row,
-                          offset_t* tile_offset, row_bits* mask, offset_t* out0, offset_t* out1) {
-  for (offset_t c = blockIdx.x * offset_t(blockDim.x) + threadIdx.x; c < nc; c += offset_t(gridDim.x) * blockDim.x) {
-    if (count[c] == 0) continue;
-    const offset_t t = keep_idx[c];
-    tile_col[t] = tile_index_t(ckey[c] % std::uint64_t(tile_cols));
-    tile_row[t] = index_t(ckey[c] / std::uint64_t(tile_cols));
-    tile_offset[t] = off[c];
-    for (int r = 0; r < tile_dim; ++r) mask[16 * t + r] = cmask[16 * c + r];
-    if (carry0) out0[t] = carry0[c];
-    if (carry1) out1[t] = carry1[c];
-  }
-}
-
-// Each tile's row pointers and column indices from its row bits; 16 threads
-// a tile, thread r writing row r (one thread a tile wrote its bytes one by
-// one: 0.2-0.4 ms on lap2d, blocks6, stencil27, H200 r25). No grid-stride
-// loop: grid_for's 2^31 blocks cover any tile count here, as for
-// k_a_entries and k_fill_pairs.
-__global__ void k_level2(offset_t nt, const row_bits* mask, const offset_t* tile_offset, std::uint8_t* row_ptr,
-                         std::uint8_t* col_idx) {
+                          offset_t* tile_offset, row_bits* mask, std::uint8_t* row_ptr, std::uint8_t* col_idx,
+                          offset_t* out0, offset_t* out1) {
   const offset_t g = blockIdx.x * offset_t(blockDim.x) + threadIdx.x;
-  const offset_t t = g / tile_dim;
+  const offset_t c = g / tile_dim;
   const int r = static_cast<int>(g % tile_dim);
-  std::uint32_t bits = t < nt ? mask[16 * t + r] : 0u;
+  if (c >= nc || count[c] == 0) return;
+  const unsigned half = 0xFFFFu << (threadIdx.x & 16u);  // this candidate's half-warp
+  const offset_t t = keep_idx[c], e0 = off[c];
+  std::uint32_t bits = cmask[16 * c + r];
+  mask[16 * t + r] = row_bits(bits);
   const int n = tile::popcount16(bits);
   int incl = n;
   for (int o = 1; o < tile_dim; o <<= 1) {
-    const int v = __shfl_up_sync(0xFFFFFFFFu, incl, o, tile_dim);
+    const int v = __shfl_up_sync(half, incl, o, tile_dim);
     if (r >= o) incl += v;
   }
-  if (t >= nt) return;
   const int first = incl - n;
   row_ptr[16 * t + r] = static_cast<std::uint8_t>(first);
-  std::uint8_t* out = col_idx + tile_offset[t] + first;
+  std::uint8_t* out = col_idx + e0 + first;
   while (bits) {
     *out++ = static_cast<std::uint8_t>(tile::lowest_bit(bits));
     bits &= bits - 1;
+  }
+  if (r == 0) {
+    tile_col[t] = tile_index_t(ckey[c] % std::uint64_t(tile_cols));
+    tile_row[t] = index_t(ckey[c] / std::uint64_t(tile_cols));
+    tile_offset[t] = e0;
+    if (carry0) out0[t] = carry0[c];
+    if (carry1) out1[t] = carry1[c];
   }
 }
 
@@ -634,16 +652,13 @@ device_pattern finish_pattern(index_t nrows, index_t ncols, candidates& c, strea
   device_buffer<index_t> row(nt, s);
   device_buffer<offset_t> out0(c.carry0.data() ? nt : 0, s), out1(c.carry1.data() ? nt : 0, s);
   if (nc)
-    k_compact<<<grid_for(nc, kThreads), kThreads, 0, native(s)>>>(
+    k_compact<<<grid_for(16 * nc, kThreads), kThreads, 0, native(s)>>>(
         nc, c.key.data(), tiles_for(ncols), c.mask.data(), c.count.data(), keep_idx.data(), off.data(),
         c.carry0.data(), c.carry1.data(), p.tile_col.data(), row.data(), p.tile_offset.data(), p.row_mask.data(),
-        out0.data(), out1.data());
+        p.row_ptr.data(), p.col_idx.data(), out0.data(), out1.data());
   k_set<<<1, 1, 0, native(s)>>>(p.tile_offset.data() + nt, p.nnz);
   k_tile_ptr<<<grid_for(tiles_for(nrows) + 1, kThreads), kThreads, 0, native(s)>>>(tiles_for(nrows), row.data(), nt,
                                                                                      p.tile_ptr.data());
-  if (nt)
-    k_level2<<<grid_for(16 * nt, kThreads), kThreads, 0, native(s)>>>(nt, p.row_mask.data(), p.tile_offset.data(),
-                                                                  p.row_ptr.data(), p.col_idx.data());
   check(cudaGetLastError(), "finish pattern");
   c.carry0.swap(out0);
   c.carry1.swap(out1);
