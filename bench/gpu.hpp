@@ -64,6 +64,7 @@ bool set_gpu_method(const std::string& name);
 // Device row saxpy's symbolic bins as one kernel below this many products (mxm_policy).
 void set_gpu_fused_max(double products);
 void set_gpu_warp_pair(double products);
+void set_gpu_dense_tile(int entries);
 
 bool gpu_available();
 std::string gpu_description();

@@ -46,6 +46,7 @@ timing cusparse_spmv(const tgb::csr<double>&, int, std::vector<double>*, bool) {
 std::string set_pool_policy(bool) { return "no CUDA backend"; }
 void set_gpu_fused_max(double) {}
 void set_gpu_warp_pair(double) {}
+void set_gpu_dense_tile(int) {}
 bool set_gpu_method(const std::string& name) { return name == "auto" || name == "tile" || name == "rows" || name == "dot"; }
 void trim_pool() {}
 stopwatch::stopwatch(bool) {}

@@ -322,7 +322,8 @@ TEST_CASE("device memory is accounted and returned", "[cuda][memory]") {
 TEST_CASE("device mxm, small cases for the sanitizers", "[cuda][sanitize]") {
   // A few cases of each mask mode, small enough to run under racecheck, on
   // the tile path (its numeric step by a warp a tile, then by 16 threads a
-  // tile) and on the row path.
+  // tile: every tile in a dense row, or at 96 the sparse slots below that)
+  // and on the row path.
   std::mt19937_64 rng(77);
   for (int mode : {0, 1, 2})
   for (int mask = 0; mask < 5; ++mask) {
@@ -330,6 +331,7 @@ TEST_CASE("device mxm, small cases for the sanitizers", "[cuda][sanitize]") {
     detail::mxm_policy pol;
     pol.method = detail::mxm_method::tile_gustavson;
     pol.device_warp_pair_products = mode == 2 ? 1e300 : 0.0;
+    pol.device_dense_tile_threshold = mask % 2 ? 0 : 96;
     dcase c{mask, mask % 2 == 1, mask >= 3, mask == 2, mask == 4, 40, 33, 47, 0.1};
     check_device<double, double, double>(rng, plus_times, plus{}, c, 1e-12, &pol);
     c.density = 0.9;
@@ -338,22 +340,26 @@ TEST_CASE("device mxm, small cases for the sanitizers", "[cuda][sanitize]") {
 }
 
 // The tile path's numeric step folds C's tiles by a warp each (tiles
-// expanded in shared memory) or by 16 threads each; both equal host, on every
-// mask mode and the semiring families, on shapes from empty to full tiles.
+// expanded in shared memory) or by 16 threads each, into C's slots or (every
+// tile, threshold 0) through a dense row in shared memory; all equal host, on
+// every mask mode and the semiring families, on shapes from empty to full
+// tiles.
 TEST_CASE("device mxm: the tile path's numeric kernels equal host", "[cuda][mxm][tile]") {
-  for (int by_threads : {0, 1}) {
-    INFO((by_threads ? "16 threads a tile" : "a warp a tile"));
+  for (int mode : {0, 1, 2}) {
+    const int by_threads = mode > 0;
+    INFO((mode == 0 ? "a warp a tile" : mode == 1 ? "16 threads a tile, sparse and dense" : "16 threads a tile, every tile dense"));
     routing r(0);  // the tile path only
     detail::mxm_policy pol;
     pol.method = detail::mxm_method::tile_gustavson;
     pol.device_warp_pair_products = by_threads ? 1e300 : 0.0;
-    all_device_combinations<double, double, double>(301 + by_threads, plus_times, plus{}, 1e-12, &pol);
-    all_device_combinations<bool, bool, bool>(303 + by_threads, lor_land, lor{}, 0, &pol);
-    all_device_combinations<std::int64_t, std::int64_t, std::int64_t>(305 + by_threads, min_plus, min{}, 0, &pol);
-    all_device_combinations<float, float, float>(307 + by_threads, max_times, max{}, 0, &pol);
-    all_device_combinations<std::int64_t, bool, bool>(309 + by_threads, plus_pair, plus{}, 0, &pol);
-    all_device_combinations<std::int32_t, std::int32_t, std::int32_t>(311 + by_threads, any_second, second{}, 0, &pol);
-    std::mt19937_64 rng(313 + by_threads);
+    pol.device_dense_tile_threshold = mode == 2 ? 0 : 96;  // 96: the sparse slots below, dense rows above
+    all_device_combinations<double, double, double>(301 + 13 * mode, plus_times, plus{}, 1e-12, &pol);
+    all_device_combinations<bool, bool, bool>(303 + 13 * mode, lor_land, lor{}, 0, &pol);
+    all_device_combinations<std::int64_t, std::int64_t, std::int64_t>(305 + 13 * mode, min_plus, min{}, 0, &pol);
+    all_device_combinations<float, float, float>(307 + 13 * mode, max_times, max{}, 0, &pol);
+    all_device_combinations<std::int64_t, bool, bool>(309 + 13 * mode, plus_pair, plus{}, 0, &pol);
+    all_device_combinations<std::int32_t, std::int32_t, std::int32_t>(311 + 13 * mode, any_second, second{}, 0, &pol);
+    std::mt19937_64 rng(313 + 13 * mode);
     for (int mask = 0; mask < 5; ++mask) {
       dcase full{mask, mask == 2, mask == 4, mask == 1, mask == 3, 150, 96, 133, 1.0};  // full tiles
       check_device<double, double, double>(rng, plus_times, plus{}, full, 1e-12, &pol);

@@ -63,6 +63,15 @@ struct mxm_policy {
   // 0.86 ms, blocks6 (1,870) 0.84 against 1.38; stencil27 (23) 5.9 against
   // 5.0, lap2d (16) 1.76 against 1.33. 0: always warps; infinity: never.
   double device_warp_pair_products = 64.0;
+  // Device tile path, numeric step on 16 threads a tile: C tiles with at
+  // least this many entries fold each row in a 16-slot row of shared memory
+  // and compress it at the end; sparser ones fold straight into C's slots,
+  // ranking each product's column among the row's bits (a read-modify-write
+  // of global memory a product). Measured (H100 r89, fp64 A*A, 0 against
+  // 96): stencil27 4.11-4.20 against 5.33-5.45 ms, lap2d 1.06-1.11 against
+  // 1.15-1.20, blocks6 0.82 against 0.91, bcsstk33 0.57 both; min_plus and
+  // lor_land the same or faster. 0: every tile dense.
+  int device_dense_tile_threshold = 0;
 };
 
 // What the rule reads. products: sum over k of (column k of op(A)) times

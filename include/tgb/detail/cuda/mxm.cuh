@@ -22,8 +22,6 @@
 
 namespace tgb::detail::cuda {
 
-// Tiles with at least this many entries use the dense row accumulator.
-inline constexpr int kDenseTileThreshold = 96;
 inline constexpr int kNumericThreads = 128;  // 8 C tiles per block, 16 threads each
 inline constexpr int kNumericWarps = 4;      // k_numeric_warp: C tiles per block, one warp each
 inline constexpr int kStageStride = tile_dim + 1;  // padded rows: column reads of 16 rows hit 16 banks
@@ -119,37 +117,75 @@ __global__ void __launch_bounds__(32 * kNumericWarps)
     if ((mine >> j) & 1u) out[n++] = acc[j];
 }
 
-// Step 3 for products of sparse tiles: 16 threads per C tile, thread r owns
-// local row r: it walks the tile's (A, B) pairs in increasing k and
-// accumulates row r into the compressed slots (sparse) or a 16-slot row in
-// shared memory (dense; rows padded to 17 slots, so that the rows of a
-// half-warp do not share a bank).
+// Step 3 for products of sparse tiles: 16 threads per C tile (one half-warp),
+// thread r owning local row r. The tile's (A, B) pairs come 16 at a time, a
+// thread loading one and the half-warp sharing them; for each pair, in
+// increasing k, thread r stages B's row r (bits, start) in shared memory for
+// the half-warp, walks A's row r by its bits (no column indices), and folds
+// each product into the compressed slots of C's row r (sparse), or into a
+// 16-slot row in shared memory (dense: C tiles of at least dense_min entries,
+// mxm_policy::device_dense_tile_threshold; rows padded to 17 slots, so that
+// the rows of a half-warp do not share a bank). A thread a row reading its
+// pair, then A's and B's column indices one after another, spent most of
+// lap2d's A*A waiting on that chain of loads (ncu, H200 r84: 0.70 of 1.21
+// ms). The order of the folds is the host's tile::numeric_row: results equal.
 template <class TC, class TA, class TB, class Add, class Mul>
 __global__ void __launch_bounds__(kNumericThreads)
     k_numeric(offset_t nc, pattern_ref C, const offset_t* map, const offset_t* begin, const offset_t* end,
               const std::uint64_t* pairs, pattern_ref A, const TA* a_vals, pattern_ref B, const TB* b_vals, Add add,
-              Mul mul, TC* c_vals) {
+              Mul mul, offset_t dense_min, TC* c_vals) {
   static_assert(alignof(TC) <= 16, "shared memory is aligned to 16 bytes");
   extern __shared__ __align__(16) unsigned char smem[];
+  __shared__ row_bits b_bits[kNumericThreads];    // B's row k of the current pair, for the half-warp
+  __shared__ std::uint8_t b_start[kNumericThreads];
   TC* acc = reinterpret_cast<TC*>(smem) + threadIdx.x * kStageStride;  // (1,16) per thread
   const offset_t g = blockIdx.x * offset_t(blockDim.x) + threadIdx.x;
   const offset_t u = g / tile_dim;  // the tile path's tile u is C's tile c
   const int r = static_cast<int>(g % tile_dim);
-  if (u >= nc) return;
+  if (u >= nc) return;  // a tile's 16 threads are one half-warp: they leave together
+  const unsigned half = 0xFFFFu << (threadIdx.x & 16u);
+  const int row0 = static_cast<int>(threadIdx.x & ~15u);  // the half-warp's B rows in b_bits, b_start
   const offset_t c = map ? map[u] : u;
-  const row_bits cm = C.row_mask[16 * c + r];
-  if (!cm) return;
+  const std::uint32_t cm = C.row_mask[16 * c + r];
   TC* out = c_vals + C.tile_offset[c] + C.row_ptr[16 * c + r];
-  const bool dense = C.tile_offset[c + 1] - C.tile_offset[c] >= kDenseTileThreshold;
+  const bool dense = C.tile_offset[c + 1] - C.tile_offset[c] >= dense_min;
   row_bits written = 0;
-  for (offset_t p = begin[u]; p < end[u]; ++p) {
-    const offset_t a = offset_t(pairs[p] >> 32), b = offset_t(pairs[p] & 0xFFFFFFFFu);
-    const auto at = tile_of(A, a_vals, a);
-    const auto bt = tile_of(B, b_vals, b);
-    if (dense) tile::numeric_dense_row(add, mul, at, bt, r, cm, acc, written);
-    else tile::numeric_sparse_row(add, mul, at, bt, r, cm, out, written);
+  const offset_t p0 = begin[u], pe = end[u];
+  for (offset_t base = p0; base < pe; base += tile_dim) {
+    const int np = static_cast<int>(pe - base < tile_dim ? pe - base : tile_dim);
+    const std::uint64_t mine = r < np ? pairs[base + r] : 0;
+    for (int i = 0; i < np; ++i) {
+      const std::uint64_t pr = __shfl_sync(half, mine, i, tile_dim);
+      const offset_t a = offset_t(pr >> 32), b = offset_t(pr & 0xFFFFFFFFu);
+      __syncwarp(half);  // the previous pair's B rows have been read
+      b_bits[threadIdx.x] = B.row_mask[16 * b + r];
+      b_start[threadIdx.x] = B.row_ptr[16 * b + r];
+      std::uint32_t ka = 0;
+      const TA* av = nullptr;
+      if (cm) {
+        ka = A.row_mask[16 * a + r];
+        av = a_vals + A.tile_offset[a] + A.row_ptr[16 * a + r];
+      }
+      const TB* bv = b_vals + B.tile_offset[b];
+      __syncwarp(half);
+      int n = 0;  // the rank of k in A's row: its value's place
+      for (; ka; ka &= ka - 1, ++n) {
+        const int k = tile::lowest_bit(ka);
+        const std::uint32_t kb = b_bits[row0 + k];
+        std::uint32_t js = kb & cm;
+        if (!js) continue;
+        const TC x = static_cast<TC>(av[n]);
+        const TB* brow = bv + b_start[row0 + k];
+        for (; js; js &= js - 1) {
+          const int j = tile::lowest_bit(js);
+          const TC y = mul(x, static_cast<TC>(brow[tile::rank_below(kb, j)]));
+          if (dense) tile::accumulate(add, acc[j], written, j, y);
+          else tile::accumulate(add, out[tile::rank_below(cm, j)], written, j, y);
+        }
+      }
+    }
   }
-  if (dense) tile::compress_dense_row(cm, acc, out);
+  if (dense && cm) tile::compress_dense_row(cm, acc, out);
 }
 
 // The row path's numeric pass (rowpath.cuh): C's pattern is in place; each
@@ -307,17 +343,17 @@ device_tile_matrix<TC> writeback(const device_tile_matrix<TC>& C, const mask_arg
   return out;
 }
 
-// Opts a numeric kernel in to `bytes` of dynamic shared memory where that is
-// past the default 48 KB (values of more than about 22 bytes), or says
-// clearly that this GPU cannot give it.
+// Opts a numeric kernel in to `bytes` of dynamic shared memory where that and
+// its static_bytes are past the default 48 KB (values of more than about 22
+// bytes), or says clearly that this GPU cannot give it.
 template <class Kernel>
-void numeric_shared_opt_in(Kernel kernel, std::size_t bytes, std::size_t value_bytes) {
-  if (bytes <= 48 * 1024) return;
+void numeric_shared_opt_in(Kernel kernel, std::size_t bytes, std::size_t value_bytes, std::size_t static_bytes = 0) {
+  if (bytes + static_bytes <= 48 * 1024) return;
   int dev = 0, limit = 0;
   check(cudaGetDevice(&dev), "numeric");
   check(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev), "numeric");
-  if (bytes > std::size_t(limit))
-    throw not_implemented("tgb: mxm's tile path needs " + std::to_string(bytes) +
+  if (bytes + static_bytes > std::size_t(limit))
+    throw not_implemented("tgb: mxm's tile path needs " + std::to_string(bytes + static_bytes) +
                           " bytes of shared memory per block for " + std::to_string(value_bytes) +
                           "-byte values; this GPU gives " + std::to_string(limit));
   check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)), "numeric");
@@ -327,7 +363,7 @@ void numeric_shared_opt_in(Kernel kernel, std::size_t bytes, std::size_t value_b
 // tile rows whose tiles are hypersparse to its row path (rowpath.cuh).
 template <class TC, class TA, class TB, class Semiring>
 device_tile_matrix<TC> product_gustavson(const mask_arg& M, const Semiring& sr, const device_tile_matrix<TA>& A,
-                                         const device_tile_matrix<TB>& B, double warp_pair_products, stream_t s) {
+                                         const device_tile_matrix<TB>& B, const mxm_policy& policy, stream_t s) {
   device_tile_matrix<TC> T;
   product_plan plan = plan_product(A.pat, B.pat, M, s, rowpath::value_fits<TC>);
   T.values = device_buffer<TC>(plan.C.nnz, s);
@@ -339,14 +375,15 @@ device_tile_matrix<TC> product_gustavson(const mask_arg& M, const Semiring& sr, 
   // A warp a C tile where tile pairs hold many products, else 16 threads a
   // tile (mxm_policy::device_warp_pair_products).
   const auto per_tile = [](const device_pattern& p) { return p.ntiles ? double(p.nnz) / double(p.ntiles) : 0.0; };
-  const bool by_warps = per_tile(A.pat) * per_tile(B.pat) / tile_dim >= warp_pair_products;
+  const bool by_warps = per_tile(A.pat) * per_tile(B.pat) / tile_dim >= policy.device_warp_pair_products;
   if (nc && !by_warps) {
     const std::size_t smem = kNumericThreads * kStageStride * sizeof(TC);
     numeric_shared_opt_in(k_numeric<TC, TA, TB, std::decay_t<decltype(sr.add)>, std::decay_t<decltype(sr.mul)>>, smem,
-                          sizeof(TC));
+                          sizeof(TC), kNumericThreads * (sizeof(row_bits) + 1));  // + the staged B rows
     k_numeric<TC, TA, TB><<<grid_for(16 * nc, kNumericThreads), kNumericThreads, smem, native(s)>>>(
         nc, ref(plan.C), plan.tile_map.data(), plan.seg_begin.data(), plan.seg_end.data(), plan.pairs.data(),
-        ref(A.pat), A.values.data(), ref(B.pat), B.values.data(), sr.add, sr.mul, T.values.data());
+        ref(A.pat), A.values.data(), ref(B.pat), B.values.data(), sr.add, sr.mul,
+        offset_t(std::max(policy.device_dense_tile_threshold, 0)), T.values.data());
   }
   if (nc && by_warps) {
     const std::size_t smem = kNumericWarps * numeric_stage_bytes<TC>();
@@ -537,7 +574,7 @@ device_result<TC> mxm(device_operand<TC> C, const mask_arg& M_in, int accum_code
       phase(s, "dot: products");
     } else {
       if (how.transpose_b) bt = std::make_unique<device_tile_matrix<TB>>(transpose(*bt0, s));
-      T = product_gustavson<TC>(M, sr, a, bt ? *bt : *bt0, how.policy.device_warp_pair_products, s);
+      T = product_gustavson<TC>(M, sr, a, bt ? *bt : *bt0, how.policy, s);
     }
   }
   device_result<TC> out;
