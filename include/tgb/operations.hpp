@@ -196,9 +196,11 @@ void device_finish(Matrix<TC>& C, const Mask& mask, const Accum& accum, bool rep
   C.assign_device_tiles(std::move(out));
 }
 
-template <class TC, class Mask, class Accum, class Op, class TA, class TB>
-void ewise_cuda(const char* name, bool add, Matrix<TC>& C, const Mask& mask, const Accum& accum, const Op&,
-                const Matrix<TA>& A, const Matrix<TB>& B, const descriptor& desc) {
+// mode 0 ewise_mult, 1 ewise_add, 2 ewise_union (alpha and beta given).
+template <class TC, class Mask, class Accum, class Op, class TA, class TB, class SA = int, class SB = int>
+void ewise_cuda(const char* name, int mode, Matrix<TC>& C, const Mask& mask, const Accum& accum, const Op&,
+                const Matrix<TA>& A, const Matrix<TB>& B, const descriptor& desc, const SA& alpha = 0,
+                const SB& beta = 0) {
   using D = op_domain_t<Op, TA, TB>;  // operands are cast to it, the result from it to TC
   if constexpr (!cuda::device_types<TC, TA, TB> || !cuda::device_types<D>) {
     throw device_unsupported(name, "the value types must be bool, int32, int64, float or double");
@@ -208,7 +210,7 @@ void ewise_cuda(const char* name, bool add, Matrix<TC>& C, const Mask& mask, con
     const stream_t s = current_stream();
     device_oriented<D, TA> a(A, desc.transpose_a, s);
     device_oriented<D, TB> b(B, desc.transpose_b, s);
-    device_tile_matrix<D> t = cuda::ewise<D>(*a, *b, op_code<Op>::value, add, s);
+    device_tile_matrix<D> t = cuda::ewise<D>(*a, *b, op_code<Op>::value, mode, cast<D>(alpha), cast<D>(beta), s);
     if constexpr (std::is_same_v<D, TC>) device_finish(C, mask, accum, desc.replace, std::move(t), s);
     else device_finish(C, mask, accum, desc.replace, cuda::apply<TC, D>(t, coded_unary{}, s), s);
   }
@@ -355,7 +357,7 @@ void ewise(const char* name, bool add, Matrix<TC>& C, const Mask& mask, const Ac
                              shape(ar, ac) + ", B is " + shape(br, bc));
   const backend where = residence(name, {{"C", C.location()}, {"A", A.location()}, {"B", B.location()},
                                          {"the mask", where_mask(mask, C.location())}});
-  if (where == backend::cuda) return ewise_cuda(name, add, C, mask, accum, op, A, B, desc);
+  if (where == backend::cuda) return ewise_cuda(name, add ? 1 : 0, C, mask, accum, op, A, B, desc);
   guard_alloc([&] {
     // Unmasked, without an accumulator, with an operand in rows: merged row by
     // row (the other operand read as rows), and C becomes the result.
@@ -404,14 +406,15 @@ void check_union_shapes(const Matrix<TC>& C, const Matrix<TA>& A, const Matrix<T
 
 // C<M> = accum(C, A .op. B) over the union of the patterns, with A's missing
 // entries taken as alpha and B's as beta (GxB_eWiseUnion): op(a, beta) where
-// only A is stored. Host only for now: device operands throw not_implemented.
+// only A is stored. alpha and beta are cast to op's domain. On the GPU with
+// a predefined operator, as ewise_add.
 template <class TC, class Mask, class Accum, class Op, class TA, class SA, class TB, class SB>
 void ewise_union(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Op& op, const Matrix<TA>& A,
                  const SA& alpha, const Matrix<TB>& B, const SB& beta, const descriptor& desc = {}) {
   detail::check_union_shapes(C, A, B, desc);
   const backend where = detail::residence("ewise_union", {{"C", C.location()}, {"A", A.location()}, {"B", B.location()},
                                                           {"the mask", detail::where_mask(mask, C.location())}});
-  if (where == backend::cuda) throw detail::device_unsupported("ewise_union", "it runs on the host for now");
+  if (where == backend::cuda) return detail::ewise_cuda("ewise_union", 2, C, mask, accum, op, A, B, desc, alpha, beta);
   detail::guard_alloc([&] {
     auto M = detail::host::make_mask(mask, C.nrows(), C.ncols());
     detail::oriented<TA> a(A, desc.transpose_a);

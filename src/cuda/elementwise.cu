@@ -15,7 +15,7 @@ namespace tgb::detail::cuda {
                                            device_tile_matrix<T>&&, bool, stream_t);                             \
   template device_tile_matrix<T> select(const device_tile_matrix<T>&, const coded_select&, const coded_scalar&,  \
                                         stream_t);                                                               \
-  template device_tile_matrix<T> ewise(const device_tile_matrix<T>&, const device_tile_matrix<T>&, int, bool,    \
+  template device_tile_matrix<T> ewise(const device_tile_matrix<T>&, const device_tile_matrix<T>&, int, int, T, T, \
                                        stream_t);                                                                \
   template void reduce_rows(const device_tile_matrix<T>&, const coded_monoid&, T*, std::uint8_t*, stream_t);     \
   template T reduce_all(const device_tile_matrix<T>&, const coded_monoid&, stream_t);                            \

@@ -67,6 +67,12 @@ void ops_for(std::uint64_t seed) {
           ewise_mult(C, mk, acc, min{}, on(A, w), on(At, w), d.with_transpose_b());
         }, "ewise_mult min, B transposed");
         both(rng, C0, [&](Matrix<TC>& C, const auto& mk, const auto& acc, descriptor d, backend w) {
+          ewise_union(C, mk, acc, max{}, on(A, w), 3, on(B, w), -2, d);
+        }, "ewise_union max, fills 3 and -2");
+        both(rng, C0, [&](Matrix<TC>& C, const auto& mk, const auto& acc, descriptor d, backend w) {
+          ewise_union(C, mk, acc, times{}, on(A, w), 0.5, on(At, w), 2, d.with_transpose_b());
+        }, "ewise_union times, fills 0.5 and 2, B transposed");
+        both(rng, C0, [&](Matrix<TC>& C, const auto& mk, const auto& acc, descriptor d, backend w) {
           apply(C, mk, acc, ainv{}, on(A, w), d);
         }, "apply ainv");
         both(rng, C0, [&](Matrix<TC>& C, const auto& mk, const auto& acc, descriptor d, backend w) {
@@ -142,6 +148,11 @@ void cast_ops(std::uint64_t seed) {
     both(rng, C0, [&](Matrix<TC>& C, const auto& mk, const auto& acc, descriptor d, backend w) {
       ewise_mult(C, mk, acc, op, on(A, w), on(B, w), d);
     }, name);
+    // the fills are cast to the operator's domain too
+    const std::string with_fills = std::string(name) + ", ewise_union with fills 0.5 and 7";
+    both(rng, C0, [&](Matrix<TC>& C, const auto& mk, const auto& acc, descriptor d, backend w) {
+      ewise_union(C, mk, acc, op, on(A, w), 0.5, on(B, w), 7, d);
+    }, with_fills.c_str());
   };
   each(plus{}, "plus"), each(minus{}, "minus"), each(times{}, "times"), each(tgb::div{}, "div");
   each(min{}, "min"), each(max{}, "max"), each(first{}, "first"), each(second{}, "second");
@@ -169,6 +180,7 @@ TEST_CASE("device element-wise operations: what the GPU cannot run is a clear er
   auto user_op = [](int a, int b) { return a + 2 * b; };
   REQUIRE_THROWS_AS(ewise_add(C, no_mask, no_accum, user_op, A, A), not_implemented);
   REQUIRE_THROWS_AS(ewise_add(C, no_mask, user_op, plus{}, A, A), not_implemented);
+  REQUIRE_THROWS_AS(ewise_union(C, no_mask, no_accum, user_op, A, 1, A, 2), not_implemented);
   REQUIRE_THROWS_AS(apply(C, no_mask, no_accum, [](int a) { return a + 1; }, A), not_implemented);
   REQUIRE(C.nvals() == before);
   REQUIRE(C.location() == backend::cuda);
@@ -275,6 +287,9 @@ TEST_CASE("device element-wise operations, small cases for the sanitizers", "[cu
   both(rng, C0, [&](Matrix<double>& C, const auto& mk, const auto& acc, descriptor d, backend w) {
     ewise_add(C, mk, acc, plus{}, on(A, w), on(C0, w), d);
   }, "ewise_add");
+  both(rng, C0, [&](Matrix<double>& C, const auto& mk, const auto& acc, descriptor d, backend w) {
+    ewise_union(C, mk, acc, minus{}, on(A, w), 1.5, on(C0, w), -2.0, d);
+  }, "ewise_union");
   both(rng, C0, [&](Matrix<double>& C, const auto& mk, const auto& acc, descriptor d, backend w) {
     select(C, mk, acc, triu{}, on(A, w), 0, d);
   }, "select");

@@ -103,10 +103,12 @@ device_tile_matrix<TC> apply(const device_tile_matrix<TA>& A, const coded_unary&
 template <class T>
 device_tile_matrix<T> select(const device_tile_matrix<T>& A, const coded_select& pred, const coded_scalar& thunk,
                              stream_t s);
-// Union (add) or intersection of A and B; op(a, b) where both are stored.
+// mode 0: intersection of A and B, 1: union, 2: union with alpha (for A)
+// and beta (for B) where one is missing (GxB_eWiseUnion); op(a, b) where
+// both are stored. As vector_ewise.
 template <class T>
-device_tile_matrix<T> ewise(const device_tile_matrix<T>& A, const device_tile_matrix<T>& B, int op_code, bool add,
-                            stream_t s);
+device_tile_matrix<T> ewise(const device_tile_matrix<T>& A, const device_tile_matrix<T>& B, int op_code, int mode,
+                            T alpha, T beta, stream_t s);
 // Fold of each row into host arrays values[nrows], present[nrows].
 template <class T>
 void reduce_rows(const device_tile_matrix<T>& A, const coded_monoid& m, T* values, std::uint8_t* present,

@@ -82,10 +82,12 @@ device_tile_matrix<T> select(const device_tile_matrix<T>& A, const coded_select&
   return R;
 }
 
+// 16 threads an output tile, thread r on row r: the host's per-row routines
+// (mode 2, the union with fill values: tile::union_row_values).
 template <class T>
 __global__ void k_ewise_values(offset_t nt, pattern_ref out, const offset_t* a_tile, const offset_t* b_tile,
                                pattern_ref A, const T* a_vals, pattern_ref B, const T* b_vals, coded_op op,
-                               T* o_vals) {
+                               int mode, T alpha, T beta, T* o_vals) {
   const offset_t g = blockIdx.x * offset_t(blockDim.x) + threadIdx.x;
   const offset_t u = g / tile_dim;
   const int r = static_cast<int>(g % tile_dim);
@@ -93,20 +95,22 @@ __global__ void k_ewise_values(offset_t nt, pattern_ref out, const offset_t* a_t
   const tile::tile_ref_t<T> none{nullptr, nullptr, nullptr, nullptr, 0};
   const auto at = a_tile[u] >= 0 ? tile_of(A, a_vals, a_tile[u]) : none;
   const auto bt = b_tile[u] >= 0 ? tile_of(B, b_vals, b_tile[u]) : none;
-  tile::ewise_row_values(at, bt, r, op, out.row_mask[16 * u + r], o_vals + out.tile_offset[u] + out.row_ptr[16 * u + r]);
+  T* row = o_vals + out.tile_offset[u] + out.row_ptr[16 * u + r];
+  if (mode == 2) tile::union_row_values<T, T>(at, bt, r, op, alpha, beta, out.row_mask[16 * u + r], row);
+  else tile::ewise_row_values(at, bt, r, op, out.row_mask[16 * u + r], row);
 }
 
 template <class T>
-device_tile_matrix<T> ewise(const device_tile_matrix<T>& A, const device_tile_matrix<T>& B, int op_code, bool add,
-                            stream_t s) {
-  ewise_plan p = plan_ewise(A.pat, B.pat, add, s);
+device_tile_matrix<T> ewise(const device_tile_matrix<T>& A, const device_tile_matrix<T>& B, int op_code, int mode,
+                            T alpha, T beta, stream_t s) {
+  ewise_plan p = plan_ewise(A.pat, B.pat, mode != 0, s);
   device_tile_matrix<T> R;
   R.pat = std::move(p.out);
   R.values = device_buffer<T>(R.pat.nnz, s);
   if (R.pat.ntiles)
     k_ewise_values<T><<<grid_for(16 * R.pat.ntiles, 256), 256, 0, native(s)>>>(
         R.pat.ntiles, ref(R.pat), p.a_tile.data(), p.b_tile.data(), ref(A.pat), A.values.data(), ref(B.pat),
-        B.values.data(), coded_op{op_code}, R.values.data());
+        B.values.data(), coded_op{op_code}, mode, alpha, beta, R.values.data());
   check(cudaGetLastError(), "element-wise values");
   return R;
 }

@@ -66,15 +66,11 @@ tile_matrix<TC> ewise_union(const tile_matrix<TA>& A, const SA& alpha, const til
       const auto a = ta >= 0 ? tile_at(A, ta) : no_tile<TA>();
       const auto b = tb >= 0 ? tile_at(B, tb) : no_tile<TB>();
       TC* out = &T.values[T.pat.tile_offset[t]];
-      int n = 0;
-      for (int r = 0; r < tile_dim; ++r)  // (16,16) tile, values in out's bit order
-        for (std::uint32_t bits = T.pat.row_mask[16 * t + r]; bits; bits &= bits - 1) {
-          const int j = tile::lowest_bit(bits);
-          bool ha = false, hb = false;
-          const TA av = a.at(r, j, ha);
-          const TB bv = b.at(r, j, hb);
-          out[n++] = cast<TC>(op(ha ? cast<D>(av) : da, hb ? cast<D>(bv) : db));
-        }
+      for (int r = 0; r < tile_dim; ++r) {  // (16,16) tile, values in out's bit order
+        const row_bits bits = T.pat.row_mask[16 * t + r];
+        tile::union_row_values<TC, D>(a, b, r, op, da, db, bits, out);
+        out += tile::popcount16(bits);
+      }
     }
   return T;
 }

@@ -95,6 +95,23 @@ TGB_HD inline void ewise_row_values(const tile_ref_t<TA>& a, const tile_ref_t<TB
   }
 }
 
+// Values of GxB_eWiseUnion, row r, in out's bit order: op(a, b) where both
+// are stored, op(a, beta) where only a is, op(alpha, b) where only b is; the
+// operands cast to D (the operator's domain, as the fills already are), the
+// result to TC.
+template <class TC, class D, class TA, class TB, class Op>
+TGB_HD inline void union_row_values(const tile_ref_t<TA>& a, const tile_ref_t<TB>& b, int r, const Op& op, D alpha,
+                                    D beta, row_bits out_bits, TC* out_row) {
+  int n = 0;
+  for (std::uint32_t bits = out_bits; bits; bits &= bits - 1) {
+    const int j = lowest_bit(bits);
+    bool has_a = false, has_b = false;
+    const TA av = a.at(r, j, has_a);
+    const TB bv = b.at(r, j, has_b);
+    out_row[n++] = cast<TC>(op(has_a ? cast<D>(av) : alpha, has_b ? cast<D>(bv) : beta));
+  }
+}
+
 // (16,16) element-wise values, in out's bit order.
 template <class TC, class TA, class TB, class Op>
 TGB_HD inline void ewise_values(tile_ref_t<TA> a, tile_ref_t<TB> b, const Op& op, const row_bits* out_mask,
