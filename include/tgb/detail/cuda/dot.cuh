@@ -195,12 +195,11 @@ __global__ void k_scatter_found(pattern_ref C, const offset_t* map, pattern_ref 
   if (tc >= C.ntiles) return;
   const std::uint32_t cb = C.row_mask[16 * tc + r];
   if (!cb) return;
-  const offset_t t = map[tc], e0 = M.tile_offset[t];
-  const int q1 = r + 1 < tile_dim ? int(M.row_ptr[16 * t + r + 1]) : int(M.tile_offset[t + 1] - e0);
+  const auto m = tile_of(M, in, map[tc]);  // the mask tile's found values, in its entries' places
   T* dst = out + C.tile_offset[tc] + C.row_ptr[16 * tc + r];
   int n = 0;
-  for (int q = M.row_ptr[16 * t + r]; q < q1; ++q)
-    if ((cb >> M.col_idx[e0 + q]) & 1u) dst[n++] = in[e0 + q];
+  for (int q = m.row_begin(r), qe = m.row_end(r); q < qe; ++q)
+    if ((cb >> m.col_idx[q]) & 1u) dst[n++] = m.values[q];
 }
 
 // T<M> = A * Bt' by dot products: A holds op(A), Bt holds op(B)' (so row j
