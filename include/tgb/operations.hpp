@@ -459,6 +459,30 @@ void apply(Matrix<TC>& C, const Mask& mask, const Accum& accum, const UnaryOp& f
   });
 }
 
+// C<M> = accum(C, f(A(i,j), i, j, thunk)): an index-unary operator applied
+// as a value (GrB_Matrix_apply_IndexOp): rowindex (i + thunk), colindex
+// (j + thunk), diagindex (j - (i + thunk)), the value_* comparisons (bool,
+// cast to C's type), or your own object with that call. With transpose_a
+// i and j are positions in A'. Host only for now: device operands throw
+// not_implemented, C unchanged.
+template <class TC, class Mask, class Accum, class IndexOp, class TA, class Y>
+void apply_index(Matrix<TC>& C, const Mask& mask, const Accum& accum, const IndexOp& f, const Matrix<TA>& A,
+                 const Y& thunk, const descriptor& desc = {}) {
+  const index_t ar = detail::rows_of(A, desc.transpose_a), ac = detail::cols_of(A, desc.transpose_a);
+  if (ar != C.nrows() || ac != C.ncols())
+    throw dimension_mismatch("tgb::apply_index: C is " + detail::shape(C.nrows(), C.ncols()) + ", A is " +
+                             detail::shape(ar, ac));
+  const backend where = detail::residence("apply_index", {{"C", C.location()}, {"A", A.location()},
+                                                          {"the mask", detail::where_mask(mask, C.location())}});
+  if (where == backend::cuda) throw detail::device_unsupported("apply_index", "on matrices it runs on the host for now");
+  detail::guard_alloc([&] {
+    auto M = detail::host::make_mask(mask, C.nrows(), C.ncols());
+    detail::oriented<TA> a(A, desc.transpose_a);
+    auto T = detail::host::apply_index<TC>(*a, f, thunk);
+    detail::host::writeback(C, M, accum, desc.replace, std::move(T), false);
+  });
+}
+
 // C<M> = accum(C, select(A)): keeps A(i,j) where pred(A(i,j), i, j, thunk)
 // (tgb::tril, triu, diag, offdiag, value_eq ... value_le, or any such object).
 template <class TC, class Mask, class Accum, class Pred, class TA, class Y>

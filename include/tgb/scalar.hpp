@@ -274,6 +274,16 @@ void select(Vector<TW>& w, const Mask& mask, const Accum& accum, const Pred& pre
   select(w, mask, accum, pred, u, detail::needed_value("select", "the thunk", thunk), desc);
 }
 
+// C<M> = accum(C, f(A(i,j), i, j, thunk)) with a Scalar thunk
+// (GrB_Matrix_apply_IndexOp_Scalar); an empty thunk throws empty_object once
+// the shapes are found to conform.
+template <class TC, class Mask, class Accum, class IndexOp, class TA, class Y>
+void apply_index(Matrix<TC>& C, const Mask& mask, const Accum& accum, const IndexOp& f, const Matrix<TA>& A,
+                 const Scalar<Y>& thunk, const descriptor& desc = {}) {
+  if (thunk.empty()) detail::check_unary_shapes("apply_index", C, mask, A, desc);
+  apply_index(C, mask, accum, f, A, detail::needed_value("apply_index", "the thunk", thunk), desc);
+}
+
 // w<m> = accum(w, f(u(i), i, 0, thunk)) with a Scalar thunk (GrB_Vector_apply_IndexOp_Scalar).
 template <class TW, class Mask, class Accum, class IndexOp, class TU, class Y>
 void apply_index(Vector<TW>& w, const Mask& mask, const Accum& accum, const IndexOp& f, const Vector<TU>& u,

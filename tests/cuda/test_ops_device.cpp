@@ -181,6 +181,7 @@ TEST_CASE("device element-wise operations: what the GPU cannot run is a clear er
   REQUIRE_THROWS_AS(ewise_add(C, no_mask, no_accum, user_op, A, A), not_implemented);
   REQUIRE_THROWS_AS(ewise_add(C, no_mask, user_op, plus{}, A, A), not_implemented);
   REQUIRE_THROWS_AS(ewise_union(C, no_mask, no_accum, user_op, A, 1, A, 2), not_implemented);
+  REQUIRE_THROWS_AS(apply_index(C, no_mask, no_accum, rowindex{}, A, 0), not_implemented);  // host only
   REQUIRE_THROWS_AS(apply(C, no_mask, no_accum, [](int a) { return a + 1; }, A), not_implemented);
   REQUIRE(C.nvals() == before);
   REQUIRE(C.location() == backend::cuda);

@@ -80,6 +80,51 @@ TEST_CASE("apply with unary operators and bound scalars", "[apply][hand]") {
   CHECK(*T.get(1, 0) == 3);
 }
 
+TEST_CASE("apply_index on matrices: positions and value comparisons as values", "[apply][hand]") {
+  // A(0,1) = 3, A(2,0) = -4, A(2,2) = 5; positions past one tile too.
+  auto A = small({0, 2, 2, 20}, {1, 0, 2, 17}, {3, -4, 5, 9}, 21, 18);
+  Matrix<std::int64_t> C(21, 18);
+  apply_index(C, no_mask, no_accum, rowindex{}, A, 1);  // i + 1
+  CHECK(C.nvals() == 4);
+  CHECK(*C.get(0, 1) == 1);
+  CHECK(*C.get(2, 0) == 3);
+  CHECK(*C.get(20, 17) == 21);
+  apply_index(C, no_mask, no_accum, colindex{}, A, -1);  // j - 1
+  CHECK(*C.get(0, 1) == 0);
+  CHECK(*C.get(2, 0) == -1);
+  CHECK(*C.get(20, 17) == 16);
+  apply_index(C, no_mask, no_accum, diagindex{}, A, 0);  // j - i
+  CHECK(*C.get(2, 0) == -2);
+  CHECK(*C.get(2, 2) == 0);
+  CHECK(C.nvals() == 4);  // a zero is a value, not a missing entry
+  apply_index(C, no_mask, no_accum, value_gt{}, A, 3);  // bool, cast to int64
+  CHECK(*C.get(0, 1) == 0);
+  CHECK(*C.get(2, 2) == 1);
+  // Transposed: positions are A''s, so A(2,0) is at (0,2), its row index 0.
+  Matrix<std::int64_t> T(18, 21);
+  apply_index(T, no_mask, no_accum, rowindex{}, A, 0, descriptor{}.with_transpose_a());
+  CHECK(*T.get(0, 2) == 0);
+  CHECK(*T.get(17, 20) == 17);
+  // Masked, with an accumulator: only (2,2) is admitted; C(2,2) = 7 + (2 + 10).
+  Matrix<std::int64_t> D = Matrix<std::int64_t>::from_coo(21, 18, std::vector<index_t>{2, 5},
+                                                          std::vector<index_t>{2, 5}, std::vector<std::int64_t>{7, 8},
+                                                          no_duplicates);
+  const auto M = small({2}, {2}, {1}, 21, 18);
+  apply_index(D, M, plus{}, rowindex{}, A, 10);
+  CHECK(D.nvals() == 2);
+  CHECK(*D.get(2, 2) == 19);
+  CHECK(*D.get(5, 5) == 8);
+  // A Scalar thunk; an empty one throws and leaves the output as it was.
+  apply_index(D, no_mask, no_accum, colindex{}, A, Scalar<int>(2));
+  CHECK(*D.get(0, 1) == 3);
+  const auto before = oracle::to_map(D);
+  CHECK_THROWS_AS(apply_index(D, no_mask, no_accum, colindex{}, A, Scalar<int>()), empty_object);
+  Matrix<std::int64_t> wrong(18, 18);
+  CHECK_THROWS_AS(apply_index(wrong, no_mask, no_accum, rowindex{}, A, 0), dimension_mismatch);
+  CHECK_THROWS_AS(apply_index(D, Matrix<bool>(3, 3), no_accum, rowindex{}, A, 0), dimension_mismatch);
+  CHECK(oracle::to_map(D) == before);
+}
+
 TEST_CASE("select: triangles, diagonals and value comparisons", "[select][hand]") {
   // Full 3x3 with A(i,j) = 3i + j.
   std::vector<index_t> r, c;
@@ -189,11 +234,18 @@ TEST_CASE("element-wise, apply, select and transpose against the oracle", "[ewis
               ewise_mult(C, mask, acc, times{}, A, B, d);
             },
             min{}, "ewise_mult");
-        dmap<int> neg, lower;
+        dmap<int> neg, lower, diagidx;
         for (const auto& [k, a] : Am) {
           neg[k] = -a;
           if (k.second <= k.first + 1) lower[k] = a;
+          diagidx[k] = int(k.second - (k.first + 2));  // diagindex, thunk 2
         }
+        check_writeback<int>(
+            rng, m, n, diagidx,
+            [&](Matrix<int>& C, const auto& mask, const auto& acc, const descriptor& d) {
+              apply_index(C, mask, acc, diagindex{}, A, 2, d);
+            },
+            plus{}, "apply_index diagindex");
         check_writeback<int>(
             rng, m, n, neg,
             [&](Matrix<int>& C, const auto& mask, const auto& acc, const descriptor& d) {

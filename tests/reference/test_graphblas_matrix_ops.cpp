@@ -2,7 +2,8 @@
 // in the same process (GrB_init is done once, by test_graphblas.cpp's
 // session, in this same executable): GrB_Matrix_eWiseAdd_BinaryOp,
 // GrB_Matrix_eWiseMult_BinaryOp, GxB_Matrix_eWiseUnion,
-// GrB_Matrix_apply_BinaryOp1st/2nd_INT64, GrB_Matrix_select_INT64 (tril,
+// GrB_Matrix_apply_BinaryOp1st/2nd_INT64, GrB_Matrix_apply_IndexOp_INT64
+// (rowindex, colindex, diagindex, valuegt), GrB_Matrix_select_INT64 (tril,
 // triu, offdiag, valuegt), GrB_transpose and GrB_Matrix_kronecker_BinaryOp,
 // through the twenty mask/accumulator/replace combinations, with and without
 // transposing the inputs. int64 values (small, so results are exact), the
@@ -140,6 +141,32 @@ TEST_CASE("Matrix apply with bind1st and bind2nd matches GraphBLAS", "[graphblas
                   [&](GrB_Matrix C, GrB_Matrix mk, GrB_BinaryOp a, GrB_Descriptor d) {
                     return GrB_Matrix_apply_BinaryOp2nd_INT64(C, mk, a, GrB_TIMES_INT64, gA, -3, d);
                   });
+        grb_free(&gA);
+      }
+}
+
+TEST_CASE("Matrix apply_index (rowindex, colindex, diagindex, value_gt) matches GraphBLAS", "[graphblas][matrix_ops]") {
+  std::mt19937_64 rng(47);
+  for (const auto& [m, n] : shapes)
+    for (double dens : densities)
+      for (int tr = 0; tr < 2; ++tr) {
+        const auto A = oracle::random_matrix<I64>(rng, tr ? n : m, tr ? m : n, dens);
+        const auto C0 = oracle::random_matrix<I64>(rng, m, n, 0.3), M = oracle::random_matrix<I64>(rng, m, n, 0.5);
+        GrB_Matrix gA = to_grb(A);
+        const std::string where = " " + shape_name(m, n) + " density " + std::to_string(dens);
+        auto app = [&](const char* name, auto f, GrB_IndexUnaryOp gop, I64 k) {
+          compare20(std::string("apply_index ") + name + " thunk " + std::to_string(k) + where, C0, M, tr == 1, false,
+                    [&](auto& C, const auto& mk, const auto& a, const descriptor& d) { apply_index(C, mk, a, f, A, k, d); },
+                    [&](GrB_Matrix C, GrB_Matrix mk, GrB_BinaryOp a, GrB_Descriptor d) {
+                      return GrB_Matrix_apply_IndexOp_INT64(C, mk, a, gop, gA, k, d);
+                    });
+        };
+        for (I64 k : {I64(-2), I64(0), I64(3)}) {
+          app("rowindex", rowindex{}, GrB_ROWINDEX_INT64, k);
+          app("colindex", colindex{}, GrB_COLINDEX_INT64, k);
+          app("diagindex", diagindex{}, GrB_DIAGINDEX_INT64, k);
+        }
+        app("value_gt", value_gt{}, GrB_VALUEGT_INT64, 0);  // bool, cast to int64 as GraphBLAS does
         grb_free(&gA);
       }
 }

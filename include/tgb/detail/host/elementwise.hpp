@@ -87,6 +87,27 @@ tile_matrix<TC> apply(const tile_matrix<TA>& A, const F& f) {
   return T;
 }
 
+// Same pattern as A, values f(a, i, j, thunk) in TC: an index-unary operator
+// applied as a value (GrB_Matrix_apply_IndexOp).
+template <class TC, class TA, class F, class Y>
+tile_matrix<TC> apply_index(const tile_matrix<TA>& A, const F& f, const Y& thunk) {
+  tile_matrix<TC> T;
+  T.pat = A.pat;
+  T.values = buffer<TC>(A.values.size());
+  const index_t tm = A.pat.tile_rows();
+#pragma omp parallel for schedule(dynamic, 16) if (tm > kParallelRows)
+  for (index_t I = 0; I < tm; ++I)
+    for (offset_t t = A.pat.tile_ptr[I]; t < A.pat.tile_ptr[I + 1]; ++t) {
+      const auto a = tile_at(A, t);
+      const index_t row0 = I * tile_dim, col0 = index_t(A.pat.tile_col[t]) * tile_dim;
+      TC* out = &T.values[A.pat.tile_offset[t]];
+      for (int r = 0; r < tile_dim; ++r)
+        for (int p = a.row_begin(r), pe = a.row_end(r); p < pe; ++p)
+          out[p] = cast<TC>(f(a.values[p], row0 + r, col0 + a.col_idx[p], thunk));
+    }
+  return T;
+}
+
 // Entries of A for which pred(a, i, j, thunk) holds, cast to TC.
 template <class TC, class TA, class Pred, class Y>
 tile_matrix<TC> select(const tile_matrix<TA>& A, const Pred& pred, const Y& thunk) {
