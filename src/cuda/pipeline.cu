@@ -515,11 +515,11 @@ __global__ void k_seg_end(offset_t nc, const offset_t* begin, const offset_t* nv
 
 // Step 2, 16 threads per candidate C tile (one half-warp), thread r on
 // local row r: OR of B's row bits selected by A's row r over the tile pairs,
-// AND the mask. The pairs come 16 at a time, a thread loading one and the
-// half-warp sharing them; per pair thread r stages B's row r in shared
-// memory, so that A's row bits and B's rows load side by side (a thread
-// reading its pair, then A's row, then the B rows it selects took 162 us of
-// lap2d's A*A and 592 of stencil27's, H200 r84).
+// AND the mask. The pairs come 16 at a time (for_each_pair); per pair
+// thread r stages B's row r in shared memory, so that A's row bits and B's
+// rows load side by side (a thread reading its pair, then A's row, then the
+// B rows it selects took 162 us of lap2d's A*A and 592 of stencil27's, H200
+// r84).
 __global__ void k_symbolic(offset_t nc, const std::uint64_t* ckey, index_t c_tile_cols, const offset_t* begin,
                            const offset_t* end, const std::uint64_t* pairs, const row_bits* a_mask,
                            const row_bits* b_mask, mask_ref M, row_bits* c_mask, offset_t* count) {
@@ -531,20 +531,13 @@ __global__ void k_symbolic(offset_t nc, const std::uint64_t* ckey, index_t c_til
   if (c < nc) {  // a candidate's 16 threads are one half-warp
     const unsigned half = 0xFFFFu << (threadIdx.x & 16u);
     const row_bits* staged = b_rows + (threadIdx.x & ~15u);
-    const offset_t p0 = begin[c], pe = end[c];
-    for (offset_t base = p0; base < pe; base += tile_dim) {
-      const int np = static_cast<int>(pe - base < tile_dim ? pe - base : tile_dim);
-      const std::uint64_t mine = r < np ? pairs[base + r] : 0;
-      for (int i = 0; i < np; ++i) {
-        const std::uint64_t pr = __shfl_sync(half, mine, i, tile_dim);
-        const offset_t a = offset_t(pr >> 32), b = offset_t(pr & 0xFFFFFFFFu);
-        __syncwarp(half);  // the previous pair's rows have been read
-        b_rows[threadIdx.x] = b_mask[16 * b + r];
-        const std::uint32_t ka = a_mask[16 * a + r];
-        __syncwarp(half);
-        bits = row_bits(bits | tile::symbolic_row(ka, staged));
-      }
-    }
+    for_each_pair(pairs, begin[c], end[c], half, r, [&](offset_t a, offset_t b) {
+      __syncwarp(half);  // the previous pair's rows have been read
+      b_rows[threadIdx.x] = b_mask[16 * b + r];
+      const std::uint32_t ka = a_mask[16 * a + r];
+      __syncwarp(half);
+      bits = row_bits(bits | tile::symbolic_row(ka, staged));
+    });
     if (M.active) {
       const index_t I = index_t(ckey[c] / c_tile_cols), J = index_t(ckey[c] % c_tile_cols);
       bits = row_bits(bits & M.allowed(M.tile(I, J), r));

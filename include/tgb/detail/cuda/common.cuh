@@ -198,6 +198,25 @@ inline mask_ref ref(const mask_arg& m) {
   return r;
 }
 
+// The (A tile, B tile) pairs [p0, pe) of one C tile, in order, for the
+// half-warp that owns the tile (lanes `half`, thread r its local row r): the
+// pairs come 16 at a time, one load a thread, shared by shuffles; f(a, b)
+// for each. Every lane of `half` must call it with the same range (f may
+// __syncwarp(half)). The planner's symbolic step and the 16-thread numeric
+// step walk their pairs with it.
+template <class F>
+__device__ inline void for_each_pair(const std::uint64_t* pairs, offset_t p0, offset_t pe, unsigned half, int r,
+                                     F&& f) {
+  for (offset_t base = p0; base < pe; base += tile_dim) {
+    const int np = static_cast<int>(pe - base < tile_dim ? pe - base : tile_dim);
+    const std::uint64_t mine = r < np ? pairs[base + r] : 0;
+    for (int i = 0; i < np; ++i) {
+      const std::uint64_t pr = __shfl_sync(half, mine, i, tile_dim);
+      f(offset_t(pr >> 32), offset_t(pr & 0xFFFFFFFFu));
+    }
+  }
+}
+
 // Sum of x over the 16 lanes of this thread's half-warp.
 __device__ inline int half_warp_sum(int x) {
   const unsigned all = 0xFFFFFFFFu;

@@ -118,17 +118,18 @@ __global__ void __launch_bounds__(32 * kNumericWarps)
 }
 
 // Step 3 for products of sparse tiles: 16 threads per C tile (one half-warp),
-// thread r owning local row r. The tile's (A, B) pairs come 16 at a time, a
-// thread loading one and the half-warp sharing them; for each pair, in
-// increasing k, thread r stages B's row r (bits, start) in shared memory for
-// the half-warp, walks A's row r by its bits (no column indices), and folds
-// each product into the compressed slots of C's row r (sparse), or into a
-// 16-slot row in shared memory (dense: C tiles of at least dense_min entries,
-// mxm_policy::device_dense_tile_threshold; rows padded to 17 slots, so that
-// the rows of a half-warp do not share a bank). A thread a row reading its
-// pair, then A's and B's column indices one after another, spent most of
-// lap2d's A*A waiting on that chain of loads (ncu, H200 r84: 0.70 of 1.21
-// ms). The order of the folds is the host's tile::numeric_row: results equal.
+// thread r owning local row r. The tile's (A, B) pairs come 16 at a time
+// (for_each_pair); for each pair, in increasing k, thread r stages B's row r
+// (bits, start) in shared memory for the half-warp, walks A's row r by its
+// bits (no column indices), and folds each product into a 16-slot row in
+// shared memory compressed into C's slots at the end (C tiles of at least
+// dense_min entries, mxm_policy::device_dense_tile_threshold: all by
+// default; rows padded to 17 slots, so that the rows of a half-warp do not
+// share a bank), or straight into C's compressed slots. A thread a row
+// reading its pair, then A's and B's column indices one after another, spent
+// most of lap2d's A*A waiting on that chain of loads (ncu, H200 r84: 0.70 of
+// 1.21 ms). The order of the folds is the host's tile::numeric_row: results
+// equal.
 template <class TC, class TA, class TB, class Add, class Mul>
 __global__ void __launch_bounds__(kNumericThreads)
     k_numeric(offset_t nc, pattern_ref C, const offset_t* map, const offset_t* begin, const offset_t* end,
@@ -150,41 +151,34 @@ __global__ void __launch_bounds__(kNumericThreads)
   TC* out = c_vals + C.tile_offset[c] + C.row_ptr[16 * c + r];
   const bool dense = C.tile_offset[c + 1] - C.tile_offset[c] >= dense_min;
   row_bits written = 0;
-  const offset_t p0 = begin[u], pe = end[u];
-  for (offset_t base = p0; base < pe; base += tile_dim) {
-    const int np = static_cast<int>(pe - base < tile_dim ? pe - base : tile_dim);
-    const std::uint64_t mine = r < np ? pairs[base + r] : 0;
-    for (int i = 0; i < np; ++i) {
-      const std::uint64_t pr = __shfl_sync(half, mine, i, tile_dim);
-      const offset_t a = offset_t(pr >> 32), b = offset_t(pr & 0xFFFFFFFFu);
-      __syncwarp(half);  // the previous pair's B rows have been read
-      b_bits[threadIdx.x] = B.row_mask[16 * b + r];
-      b_start[threadIdx.x] = B.row_ptr[16 * b + r];
-      std::uint32_t ka = 0;
-      const TA* av = nullptr;
-      if (cm) {
-        ka = A.row_mask[16 * a + r];
-        av = a_vals + A.tile_offset[a] + A.row_ptr[16 * a + r];
-      }
-      const TB* bv = b_vals + B.tile_offset[b];
-      __syncwarp(half);
-      int n = 0;  // the rank of k in A's row: its value's place
-      for (; ka; ka &= ka - 1, ++n) {
-        const int k = tile::lowest_bit(ka);
-        const std::uint32_t kb = b_bits[row0 + k];
-        std::uint32_t js = kb & cm;
-        if (!js) continue;
-        const TC x = static_cast<TC>(av[n]);
-        const TB* brow = bv + b_start[row0 + k];
-        for (; js; js &= js - 1) {
-          const int j = tile::lowest_bit(js);
-          const TC y = mul(x, static_cast<TC>(brow[tile::rank_below(kb, j)]));
-          if (dense) tile::accumulate(add, acc[j], written, j, y);
-          else tile::accumulate(add, out[tile::rank_below(cm, j)], written, j, y);
-        }
+  for_each_pair(pairs, begin[u], end[u], half, r, [&](offset_t a, offset_t b) {
+    __syncwarp(half);  // the previous pair's B rows have been read
+    b_bits[threadIdx.x] = B.row_mask[16 * b + r];
+    b_start[threadIdx.x] = B.row_ptr[16 * b + r];
+    std::uint32_t ka = 0;
+    const TA* av = nullptr;
+    if (cm) {
+      ka = A.row_mask[16 * a + r];
+      av = a_vals + A.tile_offset[a] + A.row_ptr[16 * a + r];
+    }
+    const TB* bv = b_vals + B.tile_offset[b];
+    __syncwarp(half);
+    int n = 0;  // the rank of k in A's row: its value's place
+    for (; ka; ka &= ka - 1, ++n) {
+      const int k = tile::lowest_bit(ka);
+      const std::uint32_t kb = b_bits[row0 + k];
+      std::uint32_t js = kb & cm;
+      if (!js) continue;
+      const TC x = static_cast<TC>(av[n]);
+      const TB* brow = bv + b_start[row0 + k];
+      for (; js; js &= js - 1) {
+        const int j = tile::lowest_bit(js);
+        const TC y = mul(x, static_cast<TC>(brow[tile::rank_below(kb, j)]));
+        if (dense) tile::accumulate(add, acc[j], written, j, y);
+        else tile::accumulate(add, out[tile::rank_below(cm, j)], written, j, y);
       }
     }
-  }
+  });
   if (dense && cm) tile::compress_dense_row(cm, acc, out);
 }
 
