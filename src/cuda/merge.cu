@@ -171,9 +171,10 @@ __global__ void k_tiles_from_keys(offset_t n, const std::uint64_t* key, const of
   for (offset_t e = blockIdx.x * offset_t(blockDim.x) + threadIdx.x; e < n; e += offset_t(gridDim.x) * blockDim.x)
     if (head[e]) {
       const offset_t t = idx[e];
-      const std::uint64_t tk = key[e] >> 8;
-      tile_col[t] = tile_index_t(tk % std::uint64_t(tile_cols));
-      tile_row[t] = index_t(tk / std::uint64_t(tile_cols));
+      index_t I, J;
+      split_tile_key(key[e] >> 8, std::uint64_t(tile_cols), I, J);
+      tile_col[t] = tile_index_t(J);
+      tile_row[t] = I;
       tile_offset[t] = e;
     }
 }

@@ -488,6 +488,65 @@ __global__ void k_pair_keys(offset_t n, const std::uint32_t* key_j, const std::u
     key[p] = std::uint64_t(a_row[offset_t(val[p] >> 32)]) * std::uint64_t(c_tile_cols) + key_j[p];
 }
 
+// Tile rows of at most kWarpRowPairs pairs, unmasked (the by-row case of
+// step 1): one warp a tile row sorts its pairs by J in registers, a bitonic
+// sort over the lanes on (J, position), so that equal J keep their k order
+// (stable), and counts its distinct J, the row's candidate C tiles. With
+// k_row_candidates after a scan of the counts, it does what the segmented
+// sort, the keys and the run heads did in nine launches (lap2d's A*A: 25
+// pairs a tile row, about 150 of 1,060 us, H100 ncu r98).
+constexpr int kWarpRowPairs = 32;
+__global__ void k_sort_row_pairs(index_t tm, const offset_t* seg, const std::uint32_t* kj, const std::uint64_t* val,
+                                 std::uint32_t* kj_out, std::uint64_t* val_out, offset_t* row_cand) {
+  const index_t I = index_t((blockIdx.x * offset_t(blockDim.x) + threadIdx.x) >> 5);
+  const int lane = static_cast<int>(threadIdx.x & 31u);
+  if (I > tm) return;  // whole warps leave together
+  if (I == tm) {       // the scan's last slot
+    if (lane == 0) row_cand[tm] = 0;
+    return;
+  }
+  const offset_t s0 = seg[I];
+  const int n = static_cast<int>(seg[I + 1] - s0);
+  std::uint64_t k = lane < n ? (std::uint64_t(kj[s0 + lane]) << 32) | std::uint32_t(lane) : ~std::uint64_t(0);
+  const std::uint64_t v = lane < n ? val[s0 + lane] : 0;
+  for (int size = 2; size <= 32; size <<= 1)
+    for (int stride = size >> 1; stride > 0; stride >>= 1) {
+      const std::uint64_t o = __shfl_xor_sync(0xFFFFFFFFu, k, stride);
+      const bool keep_min = ((lane & size) == 0) == ((lane & stride) == 0);
+      k = keep_min ? (o < k ? o : k) : (o > k ? o : k);
+    }
+  const std::uint64_t vs = __shfl_sync(0xFFFFFFFFu, v, static_cast<int>(k & 31u));
+  const std::uint32_t J = std::uint32_t(k >> 32);
+  const std::uint32_t prev = __shfl_up_sync(0xFFFFFFFFu, J, 1);
+  const unsigned heads = __ballot_sync(0xFFFFFFFFu, lane < n && (lane == 0 || J != prev));
+  if (lane < n) {
+    kj_out[s0 + lane] = J;
+    val_out[s0 + lane] = vs;
+  }
+  if (lane == 0) row_cand[I] = __popc(heads);
+}
+
+// The candidates of the sorted tile rows: key I * c_tile_cols + J, and the
+// run [begin, end) of its pairs; coff = the scan of k_sort_row_pairs' counts.
+__global__ void k_row_candidates(index_t tm, const offset_t* seg, const std::uint32_t* kj, index_t c_tile_cols,
+                                 const offset_t* coff, std::uint64_t* ckey, offset_t* begin, offset_t* end) {
+  const index_t I = index_t((blockIdx.x * offset_t(blockDim.x) + threadIdx.x) >> 5);
+  const int lane = static_cast<int>(threadIdx.x & 31u);
+  if (I >= tm) return;
+  const offset_t s0 = seg[I];
+  const int n = static_cast<int>(seg[I + 1] - s0);
+  const std::uint32_t J = lane < n ? kj[s0 + lane] : 0;
+  const std::uint32_t prev = __shfl_up_sync(0xFFFFFFFFu, J, 1);
+  const bool head = lane < n && (lane == 0 || J != prev);
+  const unsigned heads = __ballot_sync(0xFFFFFFFFu, head);
+  if (!head) return;
+  const unsigned after = lane == 31 ? 0u : heads & ~((2u << lane) - 1u);
+  const offset_t c = coff[I] + __popc(heads & ((1u << lane) - 1u));
+  ckey[c] = std::uint64_t(I) * std::uint64_t(c_tile_cols) + J;
+  begin[c] = s0 + lane;
+  end[c] = s0 + (after ? __ffs(static_cast<int>(after)) - 1 : n);
+}
+
 __global__ void k_mask_flags(offset_t nt, const offset_t* tile_ptr, index_t tm, const tile_index_t* tile_col,
                              const row_bits* bits, index_t nrows, index_t ncols, std::uint8_t* flags) {
   for (offset_t t = blockIdx.x * offset_t(blockDim.x) + threadIdx.x; t < nt; t += offset_t(gridDim.x) * blockDim.x) {
@@ -539,7 +598,8 @@ __global__ void k_symbolic(offset_t nc, const std::uint64_t* ckey, index_t c_til
       bits = row_bits(bits | tile::symbolic_row(ka, staged));
     });
     if (M.active) {
-      const index_t I = index_t(ckey[c] / c_tile_cols), J = index_t(ckey[c] % c_tile_cols);
+      index_t I, J;
+      split_tile_key(ckey[c], std::uint64_t(c_tile_cols), I, J);
       bits = row_bits(bits & M.allowed(M.tile(I, J), r));
     }
     c_mask[16 * c + r] = bits;
@@ -584,8 +644,10 @@ __global__ void k_compact(offset_t nc, const std::uint64_t* ckey, index_t tile_c
     bits &= bits - 1;
   }
   if (r == 0) {
-    tile_col[t] = tile_index_t(ckey[c] % std::uint64_t(tile_cols));
-    tile_row[t] = index_t(ckey[c] / std::uint64_t(tile_cols));
+    index_t I, J;
+    split_tile_key(ckey[c], std::uint64_t(tile_cols), I, J);
+    tile_col[t] = tile_index_t(J);
+    tile_row[t] = I;
     tile_offset[t] = e0;
     if (carry0) out0[t] = carry0[c];
     if (carry1) out1[t] = carry1[c];
@@ -957,13 +1019,17 @@ product_plan plan_product(const device_pattern& A, const device_pattern& B, cons
     a_row = device_buffer<index_t>();
   } else {
   const std::uint64_t invalid = std::uint64_t(A.tile_rows()) * std::uint64_t(ctc);
-  device_buffer<std::uint64_t> key(npairs, s), val(npairs, s);
   // Pairs come in A's tile order, so by tile row: unmasked (no pruned pairs
   // to move past the end), a segmented sort by J within each tile row does
   // what the sort by (I, J) does, on 4-byte keys, where the rows hold few
-  // pairs (kRowSortMaxPairs on average, none past kRowSortMaxRow).
+  // pairs (kRowSortMaxPairs on average, none past kRowSortMaxRow); a warp
+  // a tile row sorts them where none holds more than kWarpRowPairs.
   const bool by_row = !M.pat && npairs < offset_t(INT32_MAX) && tm < index_t(INT32_MAX) &&
                       npairs <= kRowSortMaxPairs * offset_t(tm) && row_pairs_max <= kRowSortMaxRow;
+  const bool by_warp = by_row && row_pairs_max <= kWarpRowPairs;
+  device_buffer<std::uint64_t> key(by_warp ? 0 : npairs, s), val(npairs, s);
+  candidates c;
+  device_buffer<offset_t> begin, end;
   if (by_row) {
     device_buffer<std::uint32_t> kj(npairs, s), kj2(npairs, s);
     device_buffer<std::uint64_t> v2(npairs, s);
@@ -975,13 +1041,29 @@ product_plan plan_product(const device_pattern& A, const device_pattern& B, cons
                                                                           seg.data());
     check(cudaGetLastError(), "tile pairs");
     phase(s, "tile pairs");
-    with_temp(s, [&](void* t, std::size_t& b) {
-      return cub::DeviceSegmentedSort::StableSortPairs(t, b, kj.data(), kj2.data(), val.data(), v2.data(),
-                                                       int(npairs), int(tm), seg.data(), seg.data() + 1, native(s));
-    });
-    k_pair_keys<<<grid_for(npairs, kThreads), kThreads, 0, native(s)>>>(npairs, kj2.data(), v2.data(), a_row.data(),
-                                                                         ctc, key.data());
-    check(cudaGetLastError(), "pair keys");
+    if (by_warp) {
+      device_buffer<offset_t> rc(tm + 1, s), coff(tm + 1, s);
+      k_sort_row_pairs<<<grid_for(32 * (offset_t(tm) + 1), kThreads), kThreads, 0, native(s)>>>(
+          tm, seg.data(), kj.data(), val.data(), kj2.data(), v2.data(), rc.data());
+      check(cudaGetLastError(), "pair sort");
+      exclusive_sum(rc.data(), coff.data(), tm + 1, s);
+      c.n = read_back(coff.data() + tm, s);
+      c.key = device_buffer<std::uint64_t>(c.n, s);
+      begin = device_buffer<offset_t>(c.n, s);
+      end = device_buffer<offset_t>(c.n, s);
+      if (c.n)
+        k_row_candidates<<<grid_for(32 * offset_t(tm), kThreads), kThreads, 0, native(s)>>>(
+            tm, seg.data(), kj2.data(), ctc, coff.data(), c.key.data(), begin.data(), end.data());
+      check(cudaGetLastError(), "candidates");
+    } else {
+      with_temp(s, [&](void* t, std::size_t& b) {
+        return cub::DeviceSegmentedSort::StableSortPairs(t, b, kj.data(), kj2.data(), val.data(), v2.data(),
+                                                         int(npairs), int(tm), seg.data(), seg.data() + 1, native(s));
+      });
+      k_pair_keys<<<grid_for(npairs, kThreads), kThreads, 0, native(s)>>>(npairs, kj2.data(), v2.data(),
+                                                                           a_row.data(), ctc, key.data());
+      check(cudaGetLastError(), "pair keys");
+    }
     val.swap(v2);
     cnt = device_buffer<offset_t>();
     off = device_buffer<offset_t>();
@@ -1003,13 +1085,14 @@ product_plan plan_product(const device_pattern& A, const device_pattern& B, cons
   phase(s, "pair sort");
   // Candidate C tiles: runs of equal keys; their pairs come in increasing k
   // (the sort is stable and pairs were made in increasing k).
-  candidates c;
-  device_buffer<offset_t> begin;
-  heads_to_candidates(key, npairs, invalid, c.key, begin, c.n, s);
-  device_buffer<offset_t> nvalid(1, s), end(c.n, s);
-  k_count_valid<<<1, 1, 0, native(s)>>>(npairs, key.data(), invalid, nvalid.data());
-  if (c.n)
-    k_seg_end<<<grid_for(c.n, kThreads), kThreads, 0, native(s)>>>(c.n, begin.data(), nvalid.data(), end.data());
+  if (!by_warp) {
+    heads_to_candidates(key, npairs, invalid, c.key, begin, c.n, s);
+    device_buffer<offset_t> nvalid(1, s);
+    end = device_buffer<offset_t>(c.n, s);
+    k_count_valid<<<1, 1, 0, native(s)>>>(npairs, key.data(), invalid, nvalid.data());
+    if (c.n)
+      k_seg_end<<<grid_for(c.n, kThreads), kThreads, 0, native(s)>>>(c.n, begin.data(), nvalid.data(), end.data());
+  }
   key = device_buffer<std::uint64_t>();
   // Step 2: symbolic on bit masks.
   c.mask = device_buffer<row_bits>(16 * c.n, s);
