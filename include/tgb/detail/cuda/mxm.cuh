@@ -141,45 +141,51 @@ __global__ void __launch_bounds__(kNumericThreads)
   __shared__ std::uint8_t b_start[kNumericThreads];
   TC* acc = reinterpret_cast<TC*>(smem) + threadIdx.x * kStageStride;  // (1,16) per thread
   const offset_t g = blockIdx.x * offset_t(blockDim.x) + threadIdx.x;
-  const offset_t u = g / tile_dim;  // the tile path's tile u is C's tile c
   const int r = static_cast<int>(g % tile_dim);
-  if (u >= nc) return;  // a tile's 16 threads are one half-warp: they leave together
   const unsigned half = 0xFFFFu << (threadIdx.x & 16u);
   const int row0 = static_cast<int>(threadIdx.x & ~15u);  // the half-warp's B rows in b_bits, b_start
-  const offset_t c = map ? map[u] : u;
-  const std::uint32_t cm = C.row_mask[16 * c + r];
-  TC* out = c_vals + C.tile_offset[c] + C.row_ptr[16 * c + r];
-  const bool dense = C.tile_offset[c + 1] - C.tile_offset[c] >= dense_min;
-  row_bits written = 0;
-  for_each_pair(pairs, begin[u], end[u], half, r, [&](offset_t a, offset_t b) {
-    __syncwarp(half);  // the previous pair's B rows have been read
-    b_bits[threadIdx.x] = B.row_mask[16 * b + r];
-    b_start[threadIdx.x] = B.row_ptr[16 * b + r];
-    std::uint32_t ka = 0;
-    const TA* av = nullptr;
-    if (cm) {
-      ka = A.row_mask[16 * a + r];
-      av = a_vals + A.tile_offset[a] + A.row_ptr[16 * a + r];
-    }
-    const TB* bv = b_vals + B.tile_offset[b];
-    __syncwarp(half);
-    int n = 0;  // the rank of k in A's row: its value's place
-    for (; ka; ka &= ka - 1, ++n) {
-      const int k = tile::lowest_bit(ka);
-      const std::uint32_t kb = b_bits[row0 + k];
-      std::uint32_t js = kb & cm;
-      if (!js) continue;
-      const TC x = static_cast<TC>(av[n]);
-      const TB* brow = bv + b_start[row0 + k];
-      for (; js; js &= js - 1) {
-        const int j = tile::lowest_bit(js);
-        const TC y = mul(x, static_cast<TC>(brow[tile::rank_below(kb, j)]));
-        if (dense) tile::accumulate(add, acc[j], written, j, y);
-        else tile::accumulate(add, out[tile::rank_below(cm, j)], written, j, y);
+  // As many blocks as stay resident, each half-warp taking tiles a grid
+  // apart: a block a few tiny tiles (lap2d's A*A) held the SMs at 47% of
+  // the warps they can hold (H100 ncu r100), on block starts and waits for
+  // a block's slowest tile. A tile's 16 threads are one half-warp: they
+  // loop and leave together.
+  const offset_t step = offset_t(gridDim.x) * (blockDim.x / tile_dim);
+  for (offset_t u = g / tile_dim; u < nc; u += step) {  // the tile path's tile u is C's tile c
+    const offset_t c = map ? map[u] : u;
+    const std::uint32_t cm = C.row_mask[16 * c + r];
+    TC* out = c_vals + C.tile_offset[c] + C.row_ptr[16 * c + r];
+    const bool dense = C.tile_offset[c + 1] - C.tile_offset[c] >= dense_min;
+    row_bits written = 0;
+    for_each_pair(pairs, begin[u], end[u], half, r, [&](offset_t a, offset_t b) {
+      __syncwarp(half);  // the previous pair's B rows have been read
+      b_bits[threadIdx.x] = B.row_mask[16 * b + r];
+      b_start[threadIdx.x] = B.row_ptr[16 * b + r];
+      std::uint32_t ka = 0;
+      const TA* av = nullptr;
+      if (cm) {
+        ka = A.row_mask[16 * a + r];
+        av = a_vals + A.tile_offset[a] + A.row_ptr[16 * a + r];
       }
-    }
-  });
-  if (dense && cm) tile::compress_dense_row(cm, acc, out);
+      const TB* bv = b_vals + B.tile_offset[b];
+      __syncwarp(half);
+      int n = 0;  // the rank of k in A's row: its value's place
+      for (; ka; ka &= ka - 1, ++n) {
+        const int k = tile::lowest_bit(ka);
+        const std::uint32_t kb = b_bits[row0 + k];
+        std::uint32_t js = kb & cm;
+        if (!js) continue;
+        const TC x = static_cast<TC>(av[n]);
+        const TB* brow = bv + b_start[row0 + k];
+        for (; js; js &= js - 1) {
+          const int j = tile::lowest_bit(js);
+          const TC y = mul(x, static_cast<TC>(brow[tile::rank_below(kb, j)]));
+          if (dense) tile::accumulate(add, acc[j], written, j, y);
+          else tile::accumulate(add, out[tile::rank_below(cm, j)], written, j, y);
+        }
+      }
+    });
+    if (dense && cm) tile::compress_dense_row(cm, acc, out);
+  }
 }
 
 // The row path's numeric pass (rowpath.cuh): C's pattern is in place; each
@@ -372,9 +378,11 @@ device_tile_matrix<TC> product_gustavson(const mask_arg& M, const Semiring& sr, 
   const bool by_warps = per_tile(A.pat) * per_tile(B.pat) / tile_dim >= policy.device_warp_pair_products;
   if (nc && !by_warps) {
     const std::size_t smem = kNumericThreads * kStageStride * sizeof(TC);
-    numeric_shared_opt_in(k_numeric<TC, TA, TB, std::decay_t<decltype(sr.add)>, std::decay_t<decltype(sr.mul)>>, smem,
-                          sizeof(TC), kNumericThreads * (sizeof(row_bits) + 1));  // + the staged B rows
-    k_numeric<TC, TA, TB><<<grid_for(16 * nc, kNumericThreads), kNumericThreads, smem, native(s)>>>(
+    auto kernel = k_numeric<TC, TA, TB, std::decay_t<decltype(sr.add)>, std::decay_t<decltype(sr.mul)>>;
+    numeric_shared_opt_in(kernel, smem, sizeof(TC), kNumericThreads * (sizeof(row_bits) + 1));  // + the staged B rows
+    const unsigned blocks = rows::resident_blocks(reinterpret_cast<const void*>(kernel), kNumericThreads, smem,
+                                                  offset_t(grid_for(16 * nc, kNumericThreads)));
+    kernel<<<blocks, kNumericThreads, smem, native(s)>>>(
         nc, ref(plan.C), plan.tile_map.data(), plan.seg_begin.data(), plan.seg_end.data(), plan.pairs.data(),
         ref(A.pat), A.values.data(), ref(B.pat), B.values.data(), sr.add, sr.mul,
         offset_t(std::max(policy.device_dense_tile_threshold, 0)), T.values.data());
