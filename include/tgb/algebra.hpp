@@ -720,6 +720,34 @@ struct coded_select {
     }
   }
 };
+
+// apply_index's predefined operators by number, for the GPU: rowindex 0,
+// colindex 1, diagindex 2, a selector 10 + its select_code (its bool result
+// as the value); -1 for others.
+template <class F>
+constexpr int index_unary_code() {
+  if constexpr (std::is_same_v<F, rowindex>) return 0;
+  else if constexpr (std::is_same_v<F, colindex>) return 1;
+  else if constexpr (std::is_same_v<F, diagindex>) return 2;
+  else if constexpr (select_code<F>::value >= 0) return 10 + select_code<F>::value;
+  else return -1;
+}
+
+// The operator of index_unary_code `code` applied at (i, j), its result cast
+// to TC (vectors pass j = 0).
+template <class TC>
+struct coded_index_value {
+  int code = 0;
+  template <class T>
+  TGB_HD TC operator()(T v, index_t i, index_t j, const coded_scalar& y) const {
+    switch (code) {
+      case 0: return cast<TC>(rowindex{}(v, i, j, y.i));
+      case 1: return cast<TC>(colindex{}(v, i, j, y.i));
+      case 2: return cast<TC>(diagindex{}(v, i, j, y.i));
+      default: return cast<TC>(coded_select{code - 10}(v, i, j, y));
+    }
+  }
+};
 }  // namespace detail
 
 }  // namespace tgb

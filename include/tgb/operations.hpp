@@ -255,6 +255,23 @@ void select_cuda(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Pred
   }
 }
 
+template <class TC, class Mask, class Accum, class F, class TA, class Y>
+void apply_index_cuda(Matrix<TC>& C, const Mask& mask, const Accum& accum, const F&, const Matrix<TA>& A,
+                      const Y& thunk, const descriptor& desc) {
+  if constexpr (!cuda::device_types<TC, TA>) {
+    throw device_unsupported("apply_index", "the value types must be bool, int32, int64, float or double");
+  } else if constexpr (index_unary_code<F>() < 0 || !std::is_arithmetic_v<Y>) {
+    throw device_unsupported("apply_index", "the operator must be rowindex, colindex, diagindex or a predefined "
+                                            "selector, with a numeric thunk");
+  } else {
+    check_device_accum("apply_index", accum_code(accum));
+    const stream_t s = current_stream();
+    device_oriented<TA, TA> a(A, desc.transpose_a, s);  // positions are A''s with transpose_a, as on the host
+    device_finish(C, mask, accum, desc.replace,
+                  cuda::apply_index<TC, TA>(*a, index_unary_code<F>(), coded_scalar::of(thunk), s), s);
+  }
+}
+
 template <class TC, class Mask, class Accum, class TA>
 void transpose_cuda(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Matrix<TA>& A, bool tr,
                     const descriptor& desc) {
@@ -463,8 +480,8 @@ void apply(Matrix<TC>& C, const Mask& mask, const Accum& accum, const UnaryOp& f
 // as a value (GrB_Matrix_apply_IndexOp): rowindex (i + thunk), colindex
 // (j + thunk), diagindex (j - (i + thunk)), the value_* comparisons (bool,
 // cast to C's type), or your own object with that call. With transpose_a
-// i and j are positions in A'. Host only for now: device operands throw
-// not_implemented, C unchanged.
+// i and j are positions in A'. On the GPU with the predefined operators and
+// a numeric thunk (your own throws not_implemented, C unchanged).
 template <class TC, class Mask, class Accum, class IndexOp, class TA, class Y>
 void apply_index(Matrix<TC>& C, const Mask& mask, const Accum& accum, const IndexOp& f, const Matrix<TA>& A,
                  const Y& thunk, const descriptor& desc = {}) {
@@ -474,7 +491,7 @@ void apply_index(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Inde
                              detail::shape(ar, ac));
   const backend where = detail::residence("apply_index", {{"C", C.location()}, {"A", A.location()},
                                                           {"the mask", detail::where_mask(mask, C.location())}});
-  if (where == backend::cuda) throw detail::device_unsupported("apply_index", "on matrices it runs on the host for now");
+  if (where == backend::cuda) return detail::apply_index_cuda(C, mask, accum, f, A, thunk, desc);
   detail::guard_alloc([&] {
     auto M = detail::host::make_mask(mask, C.nrows(), C.ncols());
     detail::oriented<TA> a(A, desc.transpose_a);

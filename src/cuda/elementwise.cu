@@ -1,12 +1,14 @@
 // tgb CUDA backend: instantiations of the element-wise operations, the
 // reductions and the write-back for the value types the library ships
-// (apply for every pair of them, so that it also casts).
+// (apply and apply_index for every pair of them, so that they also cast).
 #include "tgb/detail/cuda/elementwise.cuh"
 
 namespace tgb::detail::cuda {
 
-#define TGB_CUDA_APPLY(TC, TA) \
-  template device_tile_matrix<TC> apply<TC, TA>(const device_tile_matrix<TA>&, const coded_unary&, stream_t);
+#define TGB_CUDA_APPLY(TC, TA)                                                                                  \
+  template device_tile_matrix<TC> apply<TC, TA>(const device_tile_matrix<TA>&, const coded_unary&, stream_t);    \
+  template device_tile_matrix<TC> apply_index<TC, TA>(const device_tile_matrix<TA>&, int, const coded_scalar&, \
+                                                      stream_t);
 #define TGB_CUDA_APPLY_FROM(TA)                                                                            \
   TGB_CUDA_APPLY(bool, TA) TGB_CUDA_APPLY(std::int32_t, TA) TGB_CUDA_APPLY(std::int64_t, TA) \
   TGB_CUDA_APPLY(float, TA) TGB_CUDA_APPLY(double, TA)

@@ -90,6 +90,15 @@ void ops_for(std::uint64_t seed) {
         both(rng, C0, [&](Matrix<TC>& C, const auto& mk, const auto& acc, descriptor d, backend w) {
           select(C, mk, acc, value_gt{}, on(A, w), 0.5, d);
         }, "select value_gt 0.5");
+        both(rng, C0, [&](Matrix<TC>& C, const auto& mk, const auto& acc, descriptor d, backend w) {
+          apply_index(C, mk, acc, rowindex{}, on(A, w), 2, d);
+        }, "apply_index rowindex 2");
+        both(rng, C0, [&](Matrix<TC>& C, const auto& mk, const auto& acc, descriptor d, backend w) {
+          apply_index(C, mk, acc, diagindex{}, on(At, w), -1, d.with_transpose_a());
+        }, "apply_index diagindex -1, A transposed");
+        both(rng, C0, [&](Matrix<TC>& C, const auto& mk, const auto& acc, descriptor d, backend w) {
+          apply_index(C, mk, acc, value_gt{}, on(A, w), 0.5, d);
+        }, "apply_index value_gt 0.5");
         both(rng, Ct0, [&](Matrix<TC>& C, const auto& mk, const auto& acc, descriptor d, backend w) {
           transpose(C, mk, acc, on(A, w), d);
         }, "transpose");
@@ -181,7 +190,8 @@ TEST_CASE("device element-wise operations: what the GPU cannot run is a clear er
   REQUIRE_THROWS_AS(ewise_add(C, no_mask, no_accum, user_op, A, A), not_implemented);
   REQUIRE_THROWS_AS(ewise_add(C, no_mask, user_op, plus{}, A, A), not_implemented);
   REQUIRE_THROWS_AS(ewise_union(C, no_mask, no_accum, user_op, A, 1, A, 2), not_implemented);
-  REQUIRE_THROWS_AS(apply_index(C, no_mask, no_accum, rowindex{}, A, 0), not_implemented);  // host only
+  auto user_index_op = [](int a, index_t i, index_t, int y) { return a + int(i) + y; };
+  REQUIRE_THROWS_AS(apply_index(C, no_mask, no_accum, user_index_op, A, 0), not_implemented);
   REQUIRE_THROWS_AS(apply(C, no_mask, no_accum, [](int a) { return a + 1; }, A), not_implemented);
   REQUIRE(C.nvals() == before);
   REQUIRE(C.location() == backend::cuda);
@@ -294,6 +304,9 @@ TEST_CASE("device element-wise operations, small cases for the sanitizers", "[cu
   both(rng, C0, [&](Matrix<double>& C, const auto& mk, const auto& acc, descriptor d, backend w) {
     select(C, mk, acc, triu{}, on(A, w), 0, d);
   }, "select");
+  both(rng, C0, [&](Matrix<double>& C, const auto& mk, const auto& acc, descriptor d, backend w) {
+    apply_index(C, mk, acc, colindex{}, on(A, w), 1, d);
+  }, "apply_index");
   Vector<double> v(40);
   reduce(v, no_mask, no_accum, plus_monoid{}, on(A, backend::cuda));
   const auto K = io::read_matrix_market<double>(data("karate.mtx"));

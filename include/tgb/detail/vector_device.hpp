@@ -151,17 +151,6 @@ void vector_apply_cuda(Vector<TW>& w, const Mask& mask, const Accum& accum, cons
   }
 }
 
-// An index-unary operator's code for the device (rowindex 0, colindex 1,
-// diagindex 2, a selector 10 + its code), -1 for others.
-template <class F>
-constexpr int index_unary_code() {
-  if constexpr (std::is_same_v<F, rowindex>) return 0;
-  else if constexpr (std::is_same_v<F, colindex>) return 1;
-  else if constexpr (std::is_same_v<F, diagindex>) return 2;
-  else if constexpr (select_code<F>::value >= 0) return 10 + select_code<F>::value;
-  else return -1;
-}
-
 template <class TW, class Mask, class Accum, class F, class TU, class Y>
 void vector_apply_index_cuda(Vector<TW>& w, const Mask& mask, const Accum& accum, const F&, const Vector<TU>& u,
                              const Y& thunk, const descriptor& desc) {

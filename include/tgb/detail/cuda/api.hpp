@@ -100,6 +100,9 @@ device_tile_matrix<T> writeback(const device_tile_matrix<T>& C, const mask_arg& 
 // results go through writeback() like mxm's.
 template <class TC, class TA>
 device_tile_matrix<TC> apply(const device_tile_matrix<TA>& A, const coded_unary& f, stream_t s);
+// code: index_unary_code (algebra.hpp).
+template <class TC, class TA>
+device_tile_matrix<TC> apply_index(const device_tile_matrix<TA>& A, int code, const coded_scalar& thunk, stream_t s);
 template <class T>
 device_tile_matrix<T> select(const device_tile_matrix<T>& A, const coded_select& pred, const coded_scalar& thunk,
                              stream_t s);

@@ -25,6 +25,34 @@ device_tile_matrix<TC> apply(const device_tile_matrix<TA>& A, const coded_unary&
   return T;
 }
 
+// apply_index: 16 threads a tile, thread r on row r (tile::apply_index_row,
+// the host's routine), the operator by code (coded_index_value).
+template <class TC, class TA>
+__global__ void k_apply_index(offset_t nt, pattern_ref A, const index_t* tile_row, const TA* vals, int code,
+                              coded_scalar thunk, TC* out) {
+  const offset_t g = blockIdx.x * offset_t(blockDim.x) + threadIdx.x;
+  const offset_t t = g / tile_dim;
+  const int r = static_cast<int>(g % tile_dim);
+  if (t >= nt) return;
+  tile::apply_index_row(tile_of(A, vals, t), r, tile_row[t] * tile_dim, index_t(A.tile_col[t]) * tile_dim,
+                        coded_index_value<TC>{code}, thunk, out + A.tile_offset[t]);
+}
+
+template <class TC, class TA>
+device_tile_matrix<TC> apply_index(const device_tile_matrix<TA>& A, int code, const coded_scalar& thunk, stream_t s) {
+  device_tile_matrix<TC> T;
+  T.pat = clone_pattern(A.pat, s);
+  T.values = device_buffer<TC>(A.pat.nnz, s);
+  const offset_t nt = A.pat.ntiles;
+  if (nt) {
+    device_buffer<index_t> row = tile_rows_of(A.pat, s);
+    k_apply_index<TC, TA><<<grid_for(16 * nt, 256), 256, 0, native(s)>>>(nt, ref(A.pat), row.data(), A.values.data(),
+                                                                         code, thunk, T.values.data());
+  }
+  check(cudaGetLastError(), "apply_index");
+  return T;
+}
+
 // (16 threads per tile) the bits select keeps, and their count per tile.
 template <class T>
 __global__ void k_select_bits(offset_t nt, pattern_ref A, const index_t* tile_row, const T* vals, coded_select pred,

@@ -103,8 +103,7 @@ device_vector<TW> vector_apply(const device_vector<TU>& u, const coded_unary& f,
   return t;
 }
 
-// code 0 rowindex, 1 colindex, 2 diagindex (a vector's column index is 0);
-// 10 + c: the selector of select_code c, as a bool value.
+// code: index_unary_code (algebra.hpp); a vector's column index is 0.
 template <class TW, class TU>
 struct apply_index_fn {
   const TU* u;
@@ -113,12 +112,7 @@ struct apply_index_fn {
   coded_scalar thunk;
   __device__ bool operator()(index_t i, TW& x) const {
     if (!up[i]) return false;
-    switch (code) {
-      case 0: x = cast<TW>(rowindex{}(u[i], i, index_t(0), thunk.i)); break;
-      case 1: x = cast<TW>(colindex{}(u[i], i, index_t(0), thunk.i)); break;
-      case 2: x = cast<TW>(diagindex{}(u[i], i, index_t(0), thunk.i)); break;
-      default: x = cast<TW>(coded_select{code - 10}(u[i], i, index_t(0), thunk)); break;
-    }
+    x = coded_index_value<TW>{code}(u[i], i, index_t(0), thunk);
     return true;
   }
 };

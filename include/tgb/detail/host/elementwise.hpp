@@ -101,9 +101,7 @@ tile_matrix<TC> apply_index(const tile_matrix<TA>& A, const F& f, const Y& thunk
       const auto a = tile_at(A, t);
       const index_t row0 = I * tile_dim, col0 = index_t(A.pat.tile_col[t]) * tile_dim;
       TC* out = &T.values[A.pat.tile_offset[t]];
-      for (int r = 0; r < tile_dim; ++r)
-        for (int p = a.row_begin(r), pe = a.row_end(r); p < pe; ++p)
-          out[p] = cast<TC>(f(a.values[p], row0 + r, col0 + a.col_idx[p], thunk));
+      for (int r = 0; r < tile_dim; ++r) tile::apply_index_row(a, r, row0, col0, f, thunk, out);
     }
   return T;
 }

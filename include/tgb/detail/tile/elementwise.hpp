@@ -123,6 +123,15 @@ TGB_HD inline void ewise_values(tile_ref_t<TA> a, tile_ref_t<TB> b, const Op& op
   }
 }
 
+// apply_index, row r of tile (row0, col0): f(a, i, j, thunk) of each entry,
+// cast to TC, at the entry's place in the tile's values `out`.
+template <class TC, class T, class F, class Y>
+TGB_HD inline void apply_index_row(const tile_ref_t<T>& a, int r, index_t row0, index_t col0, const F& f,
+                                   const Y& thunk, TC* out) {
+  for (int p = a.row_begin(r), pe = a.row_end(r); p < pe; ++p)
+    out[p] = cast<TC>(f(a.values[p], row0 + r, col0 + a.col_idx[p], thunk));
+}
+
 // Select, row r of tile (row0, col0): bits of the entries the predicate keeps.
 template <class T, class Pred, class Y>
 TGB_HD inline row_bits select_row_bits(const tile_ref_t<T>& a, int r, index_t row0, index_t col0, const Pred& pred,
