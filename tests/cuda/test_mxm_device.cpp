@@ -366,6 +366,13 @@ TEST_CASE("device mxm: the tile path's numeric kernels equal host", "[cuda][mxm]
       full.density = 0.4;
       check_device<std::int64_t, std::int64_t, std::int64_t>(rng, min_plus, min{}, full, 0, &pol);
     }
+    // Unmasked tile rows of exactly 32 pairs, the bound of the warp a tile row
+    // that sorts them (4 tiles of A a row times 8 of B's), and of 36, past it
+    // (the segmented sort), with the last tile row short (m = 40).
+    for (index_t n : {index_t(128), index_t(144)}) {
+      const dcase edge{0, false, false, false, false, 40, 64, n, 1.0};
+      check_device<double, double, double>(rng, plus_times, plus{}, edge, 1e-12, &pol);
+    }
   }
 }
 
