@@ -448,16 +448,30 @@ constexpr bind_first<Op, S> bind1st(Op op, S s) { return bind_first<Op, S>{op, s
 template <class Op, class S>
 constexpr bind_second<Op, S> bind2nd(Op op, S s) { return bind_second<Op, S>{op, s}; }
 
+namespace detail {
+// C and op(A) of one shape (apply, apply_index, select and their Scalar
+// forms), or dimension_mismatch naming both.
+template <class TC, class TA>
+void check_unary_shape(const char* op, const Matrix<TC>& C, const Matrix<TA>& A, const descriptor& desc) {
+  const index_t ar = rows_of(A, desc.transpose_a), ac = cols_of(A, desc.transpose_a);
+  if (ar != C.nrows() || ac != C.ncols())
+    throw dimension_mismatch(std::string("tgb::") + op + ": C is " + shape(C.nrows(), C.ncols()) + ", A is " +
+                             shape(ar, ac));
+}
+// The shapes, then where C, A and the mask live (one place, or invalid_value).
+template <class TC, class Mask, class TA>
+backend unary_residence(const char* op, const Matrix<TC>& C, const Mask& mask, const Matrix<TA>& A,
+                        const descriptor& desc) {
+  check_unary_shape(op, C, A, desc);
+  return residence(op, {{"C", C.location()}, {"A", A.location()}, {"the mask", where_mask(mask, C.location())}});
+}
+}  // namespace detail
+
 // C<M> = accum(C, f(A)).
 template <class TC, class Mask, class Accum, class UnaryOp, class TA>
 void apply(Matrix<TC>& C, const Mask& mask, const Accum& accum, const UnaryOp& f, const Matrix<TA>& A,
            const descriptor& desc = {}) {
-  const index_t ar = detail::rows_of(A, desc.transpose_a), ac = detail::cols_of(A, desc.transpose_a);
-  if (ar != C.nrows() || ac != C.ncols())
-    throw dimension_mismatch("tgb::apply: C is " + detail::shape(C.nrows(), C.ncols()) + ", A is " +
-                             detail::shape(ar, ac));
-  const backend where = detail::residence("apply", {{"C", C.location()}, {"A", A.location()},
-                                                    {"the mask", detail::where_mask(mask, C.location())}});
+  const backend where = detail::unary_residence("apply", C, mask, A, desc);
   if (where == backend::cuda) return detail::apply_cuda(C, mask, accum, f, A, desc);
   detail::guard_alloc([&] {
     // Unmasked, without an accumulator: a matrix in rows or hypersparse rows
@@ -485,12 +499,7 @@ void apply(Matrix<TC>& C, const Mask& mask, const Accum& accum, const UnaryOp& f
 template <class TC, class Mask, class Accum, class IndexOp, class TA, class Y>
 void apply_index(Matrix<TC>& C, const Mask& mask, const Accum& accum, const IndexOp& f, const Matrix<TA>& A,
                  const Y& thunk, const descriptor& desc = {}) {
-  const index_t ar = detail::rows_of(A, desc.transpose_a), ac = detail::cols_of(A, desc.transpose_a);
-  if (ar != C.nrows() || ac != C.ncols())
-    throw dimension_mismatch("tgb::apply_index: C is " + detail::shape(C.nrows(), C.ncols()) + ", A is " +
-                             detail::shape(ar, ac));
-  const backend where = detail::residence("apply_index", {{"C", C.location()}, {"A", A.location()},
-                                                          {"the mask", detail::where_mask(mask, C.location())}});
+  const backend where = detail::unary_residence("apply_index", C, mask, A, desc);
   if (where == backend::cuda) return detail::apply_index_cuda(C, mask, accum, f, A, thunk, desc);
   detail::guard_alloc([&] {
     auto M = detail::host::make_mask(mask, C.nrows(), C.ncols());
@@ -505,12 +514,7 @@ void apply_index(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Inde
 template <class TC, class Mask, class Accum, class Pred, class TA, class Y>
 void select(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Pred& pred, const Matrix<TA>& A,
             const Y& thunk, const descriptor& desc = {}) {
-  const index_t ar = detail::rows_of(A, desc.transpose_a), ac = detail::cols_of(A, desc.transpose_a);
-  if (ar != C.nrows() || ac != C.ncols())
-    throw dimension_mismatch("tgb::select: C is " + detail::shape(C.nrows(), C.ncols()) + ", A is " +
-                             detail::shape(ar, ac));
-  const backend where = detail::residence("select", {{"C", C.location()}, {"A", A.location()},
-                                                     {"the mask", detail::where_mask(mask, C.location())}});
+  const backend where = detail::unary_residence("select", C, mask, A, desc);
   if (where == backend::cuda) return detail::select_cuda(C, mask, accum, pred, A, thunk, desc);
   detail::guard_alloc([&] {
     // As apply: rows and hypersparse rows read as stored where nothing merges.

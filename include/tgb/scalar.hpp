@@ -103,10 +103,7 @@ std::optional<TC> value_as(const Scalar<T>& s) {
 template <class TC, class Mask, class TA>
 void check_unary_shapes(const char* op, const Matrix<TC>& C, const Mask& mask, const Matrix<TA>& A,
                         const descriptor& desc) {
-  const index_t ar = rows_of(A, desc.transpose_a), ac = cols_of(A, desc.transpose_a);
-  if (ar != C.nrows() || ac != C.ncols())
-    throw dimension_mismatch(std::string("tgb::") + op + ": C is " + shape(C.nrows(), C.ncols()) + ", A is " +
-                             shape(ar, ac));
+  check_unary_shape(op, C, A, desc);
   check_matrix_mask(mask, C.nrows(), C.ncols(), op, "C");
 }
 template <class TW, class Mask, class TU>
