@@ -64,6 +64,25 @@ void compare20(const std::string& what, const Matrix<I64>& C0, const Matrix<I64>
 const std::pair<index_t, index_t> shapes[] = {{1, 1}, {15, 17}, {16, 16}, {33, 20}, {100, 80}};
 const double densities[] = {0.05, 0.4};
 
+// The operands of the unary operations (apply, apply_index, select) over
+// every shape, density and orientation: f(A, gA, C0, M, tr, where), with A
+// stored n x m where tr (read as A' through transpose_a), gA its GraphBLAS
+// copy (freed after f), C0 and M of C's shape.
+template <class F>
+void over_unary_operands(std::uint64_t seed, F&& f) {
+  std::mt19937_64 rng(seed);
+  for (const auto& [m, n] : shapes)
+    for (double dens : densities)
+      for (int tr = 0; tr < 2; ++tr) {
+        const auto A = oracle::random_matrix<I64>(rng, tr ? n : m, tr ? m : n, dens);
+        const auto C0 = oracle::random_matrix<I64>(rng, m, n, 0.3), M = oracle::random_matrix<I64>(rng, m, n, 0.5);
+        GrB_Matrix gA = to_grb(A);
+        const std::string where = " " + shape_name(m, n) + " density " + std::to_string(dens);
+        f(A, gA, C0, M, tr == 1, where);
+        grb_free(&gA);
+      }
+}
+
 // An int64 GrB_Scalar holding v.
 GrB_Scalar grb_scalar(I64 v) {
   GrB_Scalar s = nullptr;
@@ -118,84 +137,63 @@ TEST_CASE("Matrix ewise_add, ewise_mult and ewise_union match GraphBLAS", "[grap
 }
 
 TEST_CASE("Matrix apply with bind1st and bind2nd matches GraphBLAS", "[graphblas][matrix_ops]") {
-  std::mt19937_64 rng(42);
-  for (const auto& [m, n] : shapes)
-    for (double dens : densities)
-      for (int tr = 0; tr < 2; ++tr) {
-        const auto A = oracle::random_matrix<I64>(rng, tr ? n : m, tr ? m : n, dens);
-        const auto C0 = oracle::random_matrix<I64>(rng, m, n, 0.3), M = oracle::random_matrix<I64>(rng, m, n, 0.5);
-        GrB_Matrix gA = to_grb(A);
-        const std::string where = " " + shape_name(m, n) + " density " + std::to_string(dens);
-        compare20("apply bind1st(minus, 5)" + where, C0, M, tr == 1, false,
-                  [&](auto& C, const auto& mk, const auto& a, const descriptor& d) { apply(C, mk, a, bind1st(minus{}, I64(5)), A, d); },
-                  [&](GrB_Matrix C, GrB_Matrix mk, GrB_BinaryOp a, GrB_Descriptor d) {
-                    return GrB_Matrix_apply_BinaryOp1st_INT64(C, mk, a, GrB_MINUS_INT64, 5, gA, d);
-                  }, true);
-        compare20("apply bind2nd(minus, 5)" + where, C0, M, tr == 1, false,
-                  [&](auto& C, const auto& mk, const auto& a, const descriptor& d) { apply(C, mk, a, bind2nd(minus{}, I64(5)), A, d); },
-                  [&](GrB_Matrix C, GrB_Matrix mk, GrB_BinaryOp a, GrB_Descriptor d) {
-                    return GrB_Matrix_apply_BinaryOp2nd_INT64(C, mk, a, GrB_MINUS_INT64, gA, 5, d);
-                  });
-        compare20("apply bind2nd(times, -3)" + where, C0, M, tr == 1, false,
-                  [&](auto& C, const auto& mk, const auto& a, const descriptor& d) { apply(C, mk, a, bind2nd(times{}, I64(-3)), A, d); },
-                  [&](GrB_Matrix C, GrB_Matrix mk, GrB_BinaryOp a, GrB_Descriptor d) {
-                    return GrB_Matrix_apply_BinaryOp2nd_INT64(C, mk, a, GrB_TIMES_INT64, gA, -3, d);
-                  });
-        grb_free(&gA);
-      }
+  over_unary_operands(42, [&](const Matrix<I64>& A, GrB_Matrix gA, const Matrix<I64>& C0, const Matrix<I64>& M,
+                          bool tr, const std::string& where) {
+    compare20("apply bind1st(minus, 5)" + where, C0, M, tr, false,
+              [&](auto& C, const auto& mk, const auto& a, const descriptor& d) { apply(C, mk, a, bind1st(minus{}, I64(5)), A, d); },
+              [&](GrB_Matrix C, GrB_Matrix mk, GrB_BinaryOp a, GrB_Descriptor d) {
+                return GrB_Matrix_apply_BinaryOp1st_INT64(C, mk, a, GrB_MINUS_INT64, 5, gA, d);
+              }, true);
+    compare20("apply bind2nd(minus, 5)" + where, C0, M, tr, false,
+              [&](auto& C, const auto& mk, const auto& a, const descriptor& d) { apply(C, mk, a, bind2nd(minus{}, I64(5)), A, d); },
+              [&](GrB_Matrix C, GrB_Matrix mk, GrB_BinaryOp a, GrB_Descriptor d) {
+                return GrB_Matrix_apply_BinaryOp2nd_INT64(C, mk, a, GrB_MINUS_INT64, gA, 5, d);
+              });
+    compare20("apply bind2nd(times, -3)" + where, C0, M, tr, false,
+              [&](auto& C, const auto& mk, const auto& a, const descriptor& d) { apply(C, mk, a, bind2nd(times{}, I64(-3)), A, d); },
+              [&](GrB_Matrix C, GrB_Matrix mk, GrB_BinaryOp a, GrB_Descriptor d) {
+                return GrB_Matrix_apply_BinaryOp2nd_INT64(C, mk, a, GrB_TIMES_INT64, gA, -3, d);
+              });
+  });
 }
 
 TEST_CASE("Matrix apply_index (rowindex, colindex, diagindex, value_gt) matches GraphBLAS", "[graphblas][matrix_ops]") {
-  std::mt19937_64 rng(47);
-  for (const auto& [m, n] : shapes)
-    for (double dens : densities)
-      for (int tr = 0; tr < 2; ++tr) {
-        const auto A = oracle::random_matrix<I64>(rng, tr ? n : m, tr ? m : n, dens);
-        const auto C0 = oracle::random_matrix<I64>(rng, m, n, 0.3), M = oracle::random_matrix<I64>(rng, m, n, 0.5);
-        GrB_Matrix gA = to_grb(A);
-        const std::string where = " " + shape_name(m, n) + " density " + std::to_string(dens);
-        auto app = [&](const char* name, auto f, GrB_IndexUnaryOp gop, I64 k) {
-          compare20(std::string("apply_index ") + name + " thunk " + std::to_string(k) + where, C0, M, tr == 1, false,
-                    [&](auto& C, const auto& mk, const auto& a, const descriptor& d) { apply_index(C, mk, a, f, A, k, d); },
-                    [&](GrB_Matrix C, GrB_Matrix mk, GrB_BinaryOp a, GrB_Descriptor d) {
-                      return GrB_Matrix_apply_IndexOp_INT64(C, mk, a, gop, gA, k, d);
-                    });
-        };
-        for (I64 k : {I64(-2), I64(0), I64(3)}) {
-          app("rowindex", rowindex{}, GrB_ROWINDEX_INT64, k);
-          app("colindex", colindex{}, GrB_COLINDEX_INT64, k);
-          app("diagindex", diagindex{}, GrB_DIAGINDEX_INT64, k);
-        }
-        app("value_gt", value_gt{}, GrB_VALUEGT_INT64, 0);  // bool, cast to int64 as GraphBLAS does
-        grb_free(&gA);
-      }
+  over_unary_operands(47, [&](const Matrix<I64>& A, GrB_Matrix gA, const Matrix<I64>& C0, const Matrix<I64>& M,
+                          bool tr, const std::string& where) {
+    auto app = [&](const char* name, auto f, GrB_IndexUnaryOp gop, I64 k) {
+      compare20(std::string("apply_index ") + name + " thunk " + std::to_string(k) + where, C0, M, tr, false,
+                [&](auto& C, const auto& mk, const auto& a, const descriptor& d) { apply_index(C, mk, a, f, A, k, d); },
+                [&](GrB_Matrix C, GrB_Matrix mk, GrB_BinaryOp a, GrB_Descriptor d) {
+                  return GrB_Matrix_apply_IndexOp_INT64(C, mk, a, gop, gA, k, d);
+                });
+    };
+    for (I64 k : {I64(-2), I64(0), I64(3)}) {
+      app("rowindex", rowindex{}, GrB_ROWINDEX_INT64, k);
+      app("colindex", colindex{}, GrB_COLINDEX_INT64, k);
+      app("diagindex", diagindex{}, GrB_DIAGINDEX_INT64, k);
+    }
+    app("value_gt", value_gt{}, GrB_VALUEGT_INT64, 0);  // bool, cast to int64 as GraphBLAS does
+  });
 }
 
 TEST_CASE("Matrix select (tril, triu, offdiag, value_gt) matches GraphBLAS", "[graphblas][matrix_ops]") {
-  std::mt19937_64 rng(43);
-  for (const auto& [m, n] : shapes)
-    for (double dens : densities)
-      for (int tr = 0; tr < 2; ++tr) {
-        const auto A = oracle::random_matrix<I64>(rng, tr ? n : m, tr ? m : n, dens);
-        const auto C0 = oracle::random_matrix<I64>(rng, m, n, 0.3), M = oracle::random_matrix<I64>(rng, m, n, 0.5);
-        GrB_Matrix gA = to_grb(A);
-        const std::string where = " " + shape_name(m, n) + " density " + std::to_string(dens);
-        auto sel = [&](const char* name, auto pred, GrB_IndexUnaryOp gop, I64 k) {
-          compare20(std::string("select ") + name + " k " + std::to_string(k) + where, C0, M, tr == 1, false,
-                    [&](auto& C, const auto& mk, const auto& a, const descriptor& d) { select(C, mk, a, pred, A, k, d); },
-                    [&](GrB_Matrix C, GrB_Matrix mk, GrB_BinaryOp a, GrB_Descriptor d) {
-                      return GrB_Matrix_select_INT64(C, mk, a, gop, gA, k, d);
-                    });
-        };
-        for (I64 k : {I64(-2), I64(0), I64(3)}) {
-          sel("tril", tril{}, GrB_TRIL, k);
-          sel("triu", triu{}, GrB_TRIU, k);
-          sel("offdiag", offdiag{}, GrB_OFFDIAG, k);
-        }
-        sel("value_gt", value_gt{}, GrB_VALUEGT_INT64, 0);
-        sel("value_gt", value_gt{}, GrB_VALUEGT_INT64, -2);
-        grb_free(&gA);
-      }
+  over_unary_operands(43, [&](const Matrix<I64>& A, GrB_Matrix gA, const Matrix<I64>& C0, const Matrix<I64>& M,
+                          bool tr, const std::string& where) {
+    auto sel = [&](const char* name, auto pred, GrB_IndexUnaryOp gop, I64 k) {
+      compare20(std::string("select ") + name + " k " + std::to_string(k) + where, C0, M, tr, false,
+                [&](auto& C, const auto& mk, const auto& a, const descriptor& d) { select(C, mk, a, pred, A, k, d); },
+                [&](GrB_Matrix C, GrB_Matrix mk, GrB_BinaryOp a, GrB_Descriptor d) {
+                  return GrB_Matrix_select_INT64(C, mk, a, gop, gA, k, d);
+                });
+    };
+    for (I64 k : {I64(-2), I64(0), I64(3)}) {
+      sel("tril", tril{}, GrB_TRIL, k);
+      sel("triu", triu{}, GrB_TRIU, k);
+      sel("offdiag", offdiag{}, GrB_OFFDIAG, k);
+    }
+    sel("value_gt", value_gt{}, GrB_VALUEGT_INT64, 0);
+    sel("value_gt", value_gt{}, GrB_VALUEGT_INT64, -2);
+  });
 }
 
 TEST_CASE("Matrix transpose matches GraphBLAS", "[graphblas][matrix_ops]") {
