@@ -196,6 +196,10 @@ bool set_gpu_method(const std::string& name) {
 void set_gpu_fused_max(double products) { gpu_policy().fused_bins_max_products = products; }
 void set_gpu_warp_pair(double products) { gpu_policy().device_warp_pair_products = products; }
 void set_gpu_dense_tile(int entries) { gpu_policy().device_dense_tile_threshold = entries; }
+void set_gpu_row_ratio(double ratio) {
+  gpu_policy().device_routing.row_path = ratio > 0;
+  if (ratio > 0) gpu_policy().device_routing.max_products_per_pair = ratio;
+}
 
 bool gpu_available() { return tgb::cuda_device_count() > 0; }
 std::string gpu_description() { return tgb::cuda_device_description(); }

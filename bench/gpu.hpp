@@ -65,6 +65,9 @@ bool set_gpu_method(const std::string& name);
 void set_gpu_fused_max(double products);
 void set_gpu_warp_pair(double products);
 void set_gpu_dense_tile(int entries);
+// The planner's routing to its row path (mxm_policy::device_routing): tile
+// rows with at most ratio products a tile pair; 0 or less: none.
+void set_gpu_row_ratio(double ratio);
 
 bool gpu_available();
 std::string gpu_description();

@@ -47,6 +47,7 @@ std::string set_pool_policy(bool) { return "no CUDA backend"; }
 void set_gpu_fused_max(double) {}
 void set_gpu_warp_pair(double) {}
 void set_gpu_dense_tile(int) {}
+void set_gpu_row_ratio(double) {}
 bool set_gpu_method(const std::string& name) { return name == "auto" || name == "tile" || name == "rows" || name == "dot"; }
 void trim_pool() {}
 stopwatch::stopwatch(bool) {}

@@ -6,7 +6,8 @@
 //   tgb-bench [--reps N] [--host-reps N] [--json FILE] [--large] [--only NAMES] [--ops OPS]
 //             [--no-host] [--no-gpu] [--threads N] [--algorithms [--no-mcl] [--vector-only]]
 //             [--data DIR] [--write-mtx DIR] [--pool keep|release] [--host-check-max P]
-//             [--gpu-method M] [--gpu-fused-max P] [--gpu-warp-pair P] [--gpu-dense-tile N] [--spmv] [FILE.mtx ...]
+//             [--gpu-method M] [--gpu-fused-max P] [--gpu-warp-pair P] [--gpu-dense-tile N]
+//             [--gpu-row-ratio R] [--spmv] [FILE.mtx ...]
 // --algorithms runs the graph algorithms (bench/algorithms.cpp) instead of
 // the products, on the generated power-law graph and the files given;
 // --vector-only keeps only BFS, Bellman-Ford, PageRank and connected
@@ -30,6 +31,8 @@
 // --gpu-fused-max P sets mxm_policy::fused_bins_max_products.
 // --gpu-warp-pair P sets mxm_policy::device_warp_pair_products.
 // --gpu-dense-tile N sets mxm_policy::device_dense_tile_threshold.
+// --gpu-row-ratio R sets mxm_policy::device_routing.max_products_per_pair
+// (0: no tile row takes the planner's row path).
 // --host-check-max P: min_plus, lor_land and the masked triangle product are
 // checked against tgb's host backend only where their product count is at
 // most P (the host reference is slow on hypersparse tiles); above it
@@ -964,6 +967,7 @@ int main(int argc, char** argv) {
     else if (a == "--gpu-fused-max") set_gpu_fused_max(std::atof(next().c_str()));
     else if (a == "--gpu-warp-pair") set_gpu_warp_pair(std::atof(next().c_str()));
     else if (a == "--gpu-dense-tile") set_gpu_dense_tile(std::atoi(next().c_str()));
+    else if (a == "--gpu-row-ratio") set_gpu_row_ratio(std::atof(next().c_str()));
     else if (a == "--write-mtx") o.write_mtx = next();
     else if (a == "--host-check-max") o.host_check_max = std::atof(next().c_str());
     else if (a == "--pool") {

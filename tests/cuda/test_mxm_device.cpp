@@ -133,23 +133,24 @@ TEST_CASE("device mxm equals host on larger and denser shapes", "[cuda][mxm][lar
 // fits a block sent to it, and with the default routing (applied to small
 // products too).
 namespace {
-struct routing {
-  detail::cuda::product_tuning saved = detail::cuda::tuning();
-  explicit routing(int mode) {
-    detail::cuda::tuning().row_path = mode != 0;
-    detail::cuda::tuning().max_products_per_pair = mode == 1 ? 1e18 : saved.max_products_per_pair;
-    detail::cuda::tuning().min_pairs = mode == 0 ? saved.min_pairs : 0;  // route even small test products
-  }
-  ~routing() { detail::cuda::tuning() = saved; }
-};
+// The planner (tile_gustavson, not row saxpy) with routing mode 0 (tile path
+// only), 1 (every tile row that fits a block to the row path) or 2 (the
+// default rule, applied to small products too).
+detail::mxm_policy routed(int mode) {
+  detail::mxm_policy p;
+  p.method = detail::mxm_method::tile_gustavson;
+  detail::device_row_routing& r = p.device_routing;
+  r.row_path = mode != 0;
+  if (mode == 1) r.max_products_per_pair = 1e18;
+  if (mode != 0) r.min_pairs = 0;  // route even small test products
+  return p;
+}
 }  // namespace
 
 TEST_CASE("device mxm: the row path and the tile path both equal host", "[cuda][mxm][rowpath]") {
   for (int mode : {0, 1, 2}) {
     INFO("routing " << mode);
-    routing r(mode);
-    detail::mxm_policy planner;  // the planner's routing, not row saxpy
-    planner.method = detail::mxm_method::tile_gustavson;
+    const detail::mxm_policy planner = routed(mode);
     all_device_combinations<double, double, double>(101 + mode, plus_times, plus{}, 1e-12, &planner);
     all_device_combinations<std::int64_t, bool, bool>(111 + mode, plus_pair, plus{}, 0, &planner);
     all_device_combinations<bool, bool, bool>(131 + mode, lor_land, lor{}, 0, &planner);
@@ -171,9 +172,7 @@ TEST_CASE("device mxm: the row path folds in increasing k, as the host", "[cuda]
   // fused and its floating-point sums are the host's bit for bit.
   // (The planner's row path; row saxpy folds by compare-and-swap in an
   // order that varies, test_row_saxpy_device.cpp.)
-  routing r(1);
-  detail::mxm_policy planner;
-  planner.method = detail::mxm_method::tile_gustavson;
+  const detail::mxm_policy planner = routed(1);
   std::mt19937_64 rng(171);
   const auto A = oracle::random_matrix<double>(rng, 5000, 5000, 5.0 / 5000);
   Matrix<double> host(5000, 5000), dev = on_device(Matrix<double>(5000, 5000));
@@ -327,9 +326,7 @@ TEST_CASE("device mxm, small cases for the sanitizers", "[cuda][sanitize]") {
   std::mt19937_64 rng(77);
   for (int mode : {0, 1, 2})
   for (int mask = 0; mask < 5; ++mask) {
-    routing route(mode == 1 ? 1 : 0);
-    detail::mxm_policy pol;
-    pol.method = detail::mxm_method::tile_gustavson;
+    detail::mxm_policy pol = routed(mode == 1 ? 1 : 0);
     pol.device_warp_pair_products = mode == 2 ? 1e300 : 0.0;
     pol.device_dense_tile_threshold = mask % 2 ? 0 : 96;
     dcase c{mask, mask % 2 == 1, mask >= 3, mask == 2, mask == 4, 40, 33, 47, 0.1};
@@ -348,9 +345,7 @@ TEST_CASE("device mxm: the tile path's numeric kernels equal host", "[cuda][mxm]
   for (int mode : {0, 1, 2}) {
     const int by_threads = mode > 0;
     INFO((mode == 0 ? "a warp a tile" : mode == 1 ? "16 threads a tile, sparse and dense" : "16 threads a tile, every tile dense"));
-    routing r(0);  // the tile path only
-    detail::mxm_policy pol;
-    pol.method = detail::mxm_method::tile_gustavson;
+    detail::mxm_policy pol = routed(0);  // the tile path only
     pol.device_warp_pair_products = by_threads ? 1e300 : 0.0;
     pol.device_dense_tile_threshold = mode == 2 ? 0 : 96;  // 96: the sparse slots below, dense rows above
     all_device_combinations<double, double, double>(301 + 13 * mode, plus_times, plus{}, 1e-12, &pol);
@@ -373,6 +368,34 @@ TEST_CASE("device mxm: the tile path's numeric kernels equal host", "[cuda][mxm]
       const dcase edge{0, false, false, false, false, 40, 64, n, 1.0};
       check_device<double, double, double>(rng, plus_times, plus{}, edge, 1e-12, &pol);
     }
+  }
+}
+
+// Unmasked tile rows of more pairs than a warp sorts (36: a band of six
+// tiles a tile row, times itself), in as many tile rows as make CUB's
+// segmented sort partition its segments (more than a few hundred; fewer take
+// its one-kernel fallback, which the 36-pair rows above reach): C equals host.
+TEST_CASE("device mxm: many tile rows of 36 pairs (the segmented pair sort) equal host", "[cuda][mxm][tile]") {
+  std::mt19937_64 rng(417);
+  const index_t tm = 1200, n = 16 * (tm + 5);
+  std::uniform_int_distribution<int> local(0, 15);
+  std::uniform_real_distribution<double> val(-2, 2);
+  std::vector<index_t> r, c;
+  std::vector<double> v;
+  for (index_t I = 0; I < tm + 5; ++I)
+    for (index_t J = I; J < std::min<index_t>(I + 6, tm + 5); ++J)
+      for (int q = 0; q < 4; ++q)  // every tile of the band holds an entry
+        r.push_back(16 * I + local(rng)), c.push_back(16 * J + local(rng)), v.push_back(val(rng));
+  const auto A = Matrix<double>::from_coo(n, n, r, c, v, plus{});
+  for (bool dense_rows : {false, true}) {
+    detail::mxm_policy pol = routed(0);  // the tile path only
+    pol.device_warp_pair_products = 1e300;
+    pol.device_dense_tile_threshold = dense_rows ? 0 : 96;
+    Matrix<double> host(n, n), dev = on_device(Matrix<double>(n, n));
+    mxm(host, no_mask, no_accum, plus_times, A, A);
+    detail::mxm_cuda(dev, no_mask, no_accum, plus_times, on_device(A), on_device(A), descriptor{}, pol);
+    REQUIRE(host.nvals() > 30000);  // 42,496
+    CHECK(oracle::diff(oracle::to_map(on_host(dev)), oracle::to_map(host), 1e-12) == "");
   }
 }
 

@@ -1,6 +1,6 @@
 // The row path of the device mxm (rowpath.cuh) against the host backend:
 // every bin (hash bins, dense accumulator, hub rows) reached by lowering the
-// bin limits through product_tuning, every mask mode, the predefined
+// bin limits through mxm_policy::device_routing, every mask mode, the predefined
 // semirings the issue names and a user-defined one, sizes around one tile,
 // empty rows. Values are small integers, so every sum is exact: patterns
 // and values must equal the host's.
@@ -24,21 +24,22 @@ using oracle::on_host;
 // all_hubs: every row a hub, on bitmaps; hubs_sorted: the same with the
 // hubs' products sorted instead.
 enum mode { hash_bins, small_shared, all_hubs, hubs_sorted, dense_first, defaults, kModes };
-struct tuned {
-  detail::cuda::product_tuning saved = detail::cuda::tuning();
-  explicit tuned(int m) {
-    auto& t = detail::cuda::tuning();
-    t.row_path = true;
-    t.min_pairs = 0;
-    if (m == defaults) return;
-    t.max_products_per_pair = 1e18;
-    t.dense_max_tiles = m == dense_first ? 32 : 0;
-    t.dense_min_fill = m == dense_first ? 0.0 : saved.dense_min_fill;
-    t.max_shared_products = m == small_shared ? 128 : (m == all_hubs || m == hubs_sorted) ? 0 : 4096;
-    t.hub_bitmap = m != hubs_sorted;
-  }
-  ~tuned() { detail::cuda::tuning() = saved; }
-};
+// The device runs its planner (tile_gustavson), whose row path this file
+// tests; row saxpy has tests of its own (test_row_saxpy_device.cpp).
+detail::mxm_policy tuned(int m) {
+  detail::mxm_policy p;
+  p.method = detail::mxm_method::tile_gustavson;
+  detail::device_row_routing& t = p.device_routing;
+  t.row_path = true;
+  t.min_pairs = 0;
+  if (m == defaults) return p;
+  t.max_products_per_pair = 1e18;
+  t.dense_max_tiles = m == dense_first ? 32 : 0;
+  if (m == dense_first) t.dense_min_fill = 0.0;
+  t.max_shared_products = m == small_shared ? 128 : (m == all_hubs || m == hubs_sorted) ? 0 : 4096;
+  t.hub_bitmap = m != hubs_sorted;
+  return p;
+}
 
 std::array<long long, 8> hits{};  // rows per bin over the whole file
 
@@ -95,17 +96,13 @@ trip random_coo(std::mt19937_64& rng, index_t m, index_t n, double density) {
 }
 
 template <class TC, class TA, class TB, class SR, class Acc>
-void compare(std::mt19937_64& rng, const SR& sr, const Acc& acc, const Matrix<TA>& A, const Matrix<TB>& B, int mask,
-             bool replace, bool accum) {
+void compare(const detail::mxm_policy& planner, std::mt19937_64& rng, const SR& sr, const Acc& acc,
+             const Matrix<TA>& A, const Matrix<TB>& B, int mask, bool replace, bool accum) {
   const index_t m = A.nrows(), n = B.ncols();
   const auto C0 = oracle::random_matrix<TC>(rng, m, n, 0.05);
   const auto M = oracle::random_matrix<int>(rng, m, n, 0.3);
   descriptor d;
   d.replace = replace;
-  // The device runs its planner (tile_gustavson), whose row path this file
-  // tests; row saxpy has tests of its own (test_row_saxpy_device.cpp).
-  detail::mxm_policy planner;
-  planner.method = detail::mxm_method::tile_gustavson;
   auto run = [&](Matrix<TC>& C, const Matrix<TA>& a, const Matrix<TB>& b, const Matrix<int>& mm, bool device) {
     oracle::with_mask_mode(mask, mm, [&](const auto& mk) {
       if (!device) {
@@ -134,18 +131,18 @@ void compare(std::mt19937_64& rng, const SR& sr, const Acc& acc, const Matrix<TA
 
 // The semirings of the issue on one (A, B) structure; plus_times in every
 // mask mode, the others in a rotating one.
-void all_semirings(std::mt19937_64& rng, const trip& A, const trip& B, int& rot) {
+void all_semirings(const detail::mxm_policy& pol, std::mt19937_64& rng, const trip& A, const trip& B, int& rot) {
   const auto Ad = A.as<double>(), Bd = B.as<double>();
   for (int mask = 0; mask < 5; ++mask)
-    compare<double, double, double>(rng, plus_times, plus{}, Ad, Bd, mask, mask == 2, mask == 4);
+    compare<double, double, double>(pol, rng, plus_times, plus{}, Ad, Bd, mask, mask == 2, mask == 4);
   const auto Ab = A.as<bool>(), Bb = B.as<bool>();
   const auto Ai = A.as<std::int64_t>(), Bi = B.as<std::int64_t>();
-  compare<double, double, double>(rng, min_plus, min{}, Ad, Bd, rot++ % 5, false, false);
-  compare<bool, bool, bool>(rng, lor_land, lor{}, Ab, Bb, rot++ % 5, true, false);
-  compare<std::int64_t, bool, bool>(rng, plus_pair, plus{}, Ab, Bb, rot++ % 5, false, true);
-  compare<std::int64_t, std::int64_t, std::int64_t>(rng, rowpath_test::bor_skew, plus{}, Ai, Bi, rot++ % 5, false,
+  compare<double, double, double>(pol, rng, min_plus, min{}, Ad, Bd, rot++ % 5, false, false);
+  compare<bool, bool, bool>(pol, rng, lor_land, lor{}, Ab, Bb, rot++ % 5, true, false);
+  compare<std::int64_t, bool, bool>(pol, rng, plus_pair, plus{}, Ab, Bb, rot++ % 5, false, true);
+  compare<std::int64_t, std::int64_t, std::int64_t>(pol, rng, rowpath_test::bor_skew, plus{}, Ai, Bi, rot++ % 5, false,
                                                     false);
-  compare<std::int64_t, std::int64_t, std::int64_t>(rng, rowpath_test::bor_skew, plus{}, Ai, Bi, rot++ % 5, true,
+  compare<std::int64_t, std::int64_t, std::int64_t>(pol, rng, rowpath_test::bor_skew, plus{}, Ai, Bi, rot++ % 5, true,
                                                     false);
 }
 
@@ -156,14 +153,14 @@ TEST_CASE("row path: every bin equals host, every mask mode and semiring", "[cud
   int rot = 0;
   for (int md = 0; md < kModes; ++md) {
     INFO("mode " << md);
-    tuned t(md);
+    const detail::mxm_policy pol = tuned(md);
     // Tile rows from a handful of products to tens of thousands (hubs).
     const trip A = skewed(rng, 300, 400, {0, 1, 2, 3, 5, 8, 12, 20, 40, 90});
     const trip B = skewed(rng, 400, 350, {1, 2, 4, 6, 9, 16});
-    all_semirings(rng, A, B, rot);
+    all_semirings(pol, rng, A, B, rot);
     // B's columns in a window of 12 tile columns: spans the dense bin holds.
     const trip Bn = skewed(rng, 400, 700, {3, 8, 20}, 100, 190);
-    all_semirings(rng, A, Bn, rot);
+    all_semirings(pol, rng, A, Bn, rot);
   }
   // Every bin was reached somewhere above.
   for (int b = 0; b < 8; ++b) {
@@ -177,14 +174,14 @@ TEST_CASE("row path: sizes around one tile, empty rows and empty products", "[cu
   int rot = 0;
   for (int md = 0; md < kModes; ++md) {
     INFO("mode " << md);
-    tuned t(md);
+    const detail::mxm_policy pol = tuned(md);
     for (index_t sz : {1, 15, 16, 17, 33}) {
       for (double dens : {0.05, 0.4, 1.0}) {
         const trip A = random_coo(rng, sz, sz + 3, dens), B = random_coo(rng, sz + 3, sz, dens);
-        compare<double, double, double>(rng, plus_times, plus{}, A.as<double>(), B.as<double>(), rot % 5,
+        compare<double, double, double>(pol, rng, plus_times, plus{}, A.as<double>(), B.as<double>(), rot % 5,
                                         rot % 2 == 0, rot % 3 == 0);
         ++rot;
-        compare<bool, bool, bool>(rng, lor_land, lor{}, A.as<bool>(), B.as<bool>(), rot++ % 5, false, false);
+        compare<bool, bool, bool>(pol, rng, lor_land, lor{}, A.as<bool>(), B.as<bool>(), rot++ % 5, false, false);
       }
     }
     // A's rows meet only empty rows of B: products with no entries.
@@ -196,8 +193,8 @@ TEST_CASE("row path: sizes around one tile, empty rows and empty products", "[cu
     B.r = {5};
     B.c = {7};
     B.v = {1};
-    compare<double, double, double>(rng, plus_times, plus{}, A.as<double>(), B.as<double>(), 0, false, false);
-    compare<double, double, double>(rng, min_plus, min{}, A.as<double>(), B.as<double>(), 3, true, false);
+    compare<double, double, double>(pol, rng, plus_times, plus{}, A.as<double>(), B.as<double>(), 0, false, false);
+    compare<double, double, double>(pol, rng, min_plus, min{}, A.as<double>(), B.as<double>(), 3, true, false);
   }
 }
 
@@ -245,17 +242,18 @@ trip uniform(std::mt19937_64& rng, int scale, int per_row) {
 
 void time_square(const char* name, const Matrix<double>& A) {
   const auto dA = oracle::on_device(A);
-  const auto saved = detail::cuda::tuning();
   for (int mode : {0, 1, 2}) {
-    detail::cuda::tuning().row_path = mode != 0;
-    if (mode == 2) detail::cuda::tuning().min_pairs = 0;
+    detail::mxm_policy pol;
+    pol.method = detail::mxm_method::tile_gustavson;
+    pol.device_routing.row_path = mode != 0;
+    if (mode == 2) pol.device_routing.min_pairs = 0;
     double best = 1e30;
     index_t nv = 0;
     for (int rep = 0; rep < 4; ++rep) {
       Matrix<double> C = oracle::on_device(Matrix<double>(A.nrows(), A.ncols()));
       cudaDeviceSynchronize();
       const auto t0 = std::chrono::steady_clock::now();
-      mxm(C, no_mask, no_accum, plus_times, dA, dA);
+      detail::mxm_cuda(C, no_mask, no_accum, plus_times, dA, dA, descriptor{}, pol);
       cudaDeviceSynchronize();
       const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
       if (rep > 0 && ms < best) best = ms;
@@ -265,7 +263,6 @@ void time_square(const char* name, const Matrix<double>& A) {
     std::printf("%-14s %-12s %9.3f ms  nnz(C) %lld  rows/bin %lld %lld %lld %lld %lld %lld dense %lld hub %lld\n", name,
                 mode == 0 ? "tile-only" : mode == 1 ? "default" : "route-all", best, (long long)nv, st.rows[0],
                 st.rows[1], st.rows[2], st.rows[3], st.rows[4], st.rows[5], st.rows[6], st.rows[7]);
-    detail::cuda::tuning() = saved;
   }
 }
 }  // namespace

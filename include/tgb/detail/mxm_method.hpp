@@ -25,6 +25,36 @@ enum class mxm_method {
   row_dot,
 };
 
+// Device tile path (its planner, src/cuda/pipeline.cu): which tile rows go
+// to the planner's row path (rowpath.cuh) and to which of its bins. The bin
+// limits exist so that tests can send small inputs to every bin.
+struct device_row_routing {
+  bool row_path = true;
+  // A tile row takes the row path when its scalar products number at most
+  // this many times its tile pairs (its tiles are sparse).
+  double max_products_per_pair = 4.0;
+  // Products with fewer tile pairs than this stay on the tile path (the
+  // routing pass still runs: it also gives the pair count).
+  long long min_pairs = 1ll << 22;
+  // Row-path rows with at most this many products go to the shared-memory
+  // hash bins (capped by the largest bin, rowpath::hash_capacity).
+  long long max_shared_products = 4096;
+  // Dense accumulator: rows whose tile-column span is at most this many
+  // tiles (capped by rowpath::kDenseSlots / 256; 0: never) and whose products
+  // reach dense_min_fill times the span's 256 * tiles positions (or exceed
+  // the hash bins), up to dense_max_products.
+  int dense_max_tiles = 32;
+  double dense_min_fill = 0.25;
+  long long dense_max_products = 1ll << 19;
+  // Hub rows (more products than the shared bins take) set bits in a bitmap
+  // over their tile-column span (256 bits a tile column) when the hubs'
+  // bitmaps hold at most this many bits per product and this many bytes in
+  // all; past either, their products are sorted (CUB radix sort).
+  bool hub_bitmap = true;
+  double hub_bits_per_product = 64.0;
+  long long hub_bitmap_max_bytes = 1ll << 31;
+};
+
 // The method (or automatic) and the knobs of the rule. Passed down, never
 // global.
 struct mxm_policy {
@@ -72,6 +102,8 @@ struct mxm_policy {
   // 1.15-1.20, blocks6 0.82 against 0.91, bcsstk33 0.57 both; min_plus and
   // lor_land the same or faster. 0: every tile dense.
   int device_dense_tile_threshold = 0;
+  // Device tile path: the planner's routing of tile rows to its row path.
+  device_row_routing device_routing;
 };
 
 // What the rule reads. products: sum over k of (column k of op(A)) times

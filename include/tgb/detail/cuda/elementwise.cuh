@@ -1,6 +1,6 @@
 // tgb CUDA backend: apply, select, the element-wise union and intersection,
 // and the reductions. Patterns come from the type-independent planners in
-// pipeline.cu; the kernels here fill values with the per-tile routines of
+// merge.cu; the kernels here fill values with the per-tile routines of
 // detail/tile/elementwise.hpp, 16 threads per tile (one per row).
 #pragma once
 

@@ -220,7 +220,7 @@ void launch_row_numeric(const product_plan& plan, const device_tile_matrix<TA>& 
     if (need > std::size_t(limit))
       throw not_implemented("tgb: mxm's row path needs " + std::to_string(need) + " bytes of shared memory per block for " +
                             std::to_string(sizeof(TC)) + "-byte values; this GPU gives " + std::to_string(limit) +
-                            " (set tgb::detail::cuda::tuning().row_path = false)");
+                            " (set mxm_policy::device_routing.row_path = false)");
     check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(need)), "row path");
   }
   for (int b = 0; b < rowpath::kBins; ++b) {
@@ -365,7 +365,7 @@ template <class TC, class TA, class TB, class Semiring>
 device_tile_matrix<TC> product_gustavson(const mask_arg& M, const Semiring& sr, const device_tile_matrix<TA>& A,
                                          const device_tile_matrix<TB>& B, const mxm_policy& policy, stream_t s) {
   device_tile_matrix<TC> T;
-  product_plan plan = plan_product(A.pat, B.pat, M, s, rowpath::value_fits<TC>);
+  product_plan plan = plan_product(A.pat, B.pat, M, policy.device_routing, rowpath::value_fits<TC>, s);
   T.values = device_buffer<TC>(plan.C.nnz, s);
   // The row path's values (its pattern was written by the plan), then the
   // tile path's.

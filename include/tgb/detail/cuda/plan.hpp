@@ -1,8 +1,10 @@
-// tgb CUDA backend: the type-independent steps, compiled once
-// (src/cuda/pipeline.cu).
+// tgb CUDA backend: the type-independent steps, compiled once (mxm's
+// planner: src/cuda/pipeline.cu, row_route.cu, row_symbolic.cu; the merges
+// and the transpose: merge.cu; CSR: csr.cu).
 #pragma once
 
 #include "tgb/detail/cuda/api.hpp"
+#include "tgb/detail/mxm_method.hpp"
 
 namespace tgb::detail::cuda {
 
@@ -69,39 +71,6 @@ struct product_plan {
   } rows;
 };
 
-// Routing between the tile path and the row path (process-wide; set it
-// before running products, not while they run). The environment variables
-// TGB_ROW_PATH=0, TGB_ROW_PATH_RATIO=x and TGB_ROW_PATH_MIN_PAIRS=n set the
-// defaults. The bin limits exist so that tests can send small inputs to
-// every bin.
-struct product_tuning {
-  bool row_path = true;
-  // A tile row takes the row path when its scalar products number at most
-  // this many times its tile pairs (its tiles are sparse).
-  double max_products_per_pair = 4.0;
-  // Products with fewer tile pairs than this stay on the tile path (the
-  // routing pass still runs: it also gives the pair count).
-  long long min_pairs = 1ll << 22;
-  // Row-path rows with at most this many products go to the shared-memory
-  // hash bins (capped by the largest bin, rowpath::hash_capacity).
-  long long max_shared_products = 4096;
-  // Dense accumulator: rows whose tile-column span is at most this many
-  // tiles (capped by rowpath::kDenseSlots / 256; 0: never) and whose products
-  // reach dense_min_fill times the span's 256 * tiles positions (or exceed
-  // the hash bins), up to dense_max_products.
-  int dense_max_tiles = 32;
-  double dense_min_fill = 0.25;
-  long long dense_max_products = 1ll << 19;
-  // Hub rows (more products than the shared bins take) set bits in a bitmap
-  // over their tile-column span (256 bits a tile column) when the hubs'
-  // bitmaps hold at most this many bits per product and this many bytes in
-  // all; past either, their products are sorted (CUB radix sort).
-  bool hub_bitmap = true;
-  double hub_bits_per_product = 64.0;
-  long long hub_bitmap_max_bytes = 1ll << 31;
-};
-product_tuning& tuning();
-
 // What the last product planned in this process routed, for tests (not
 // synchronized): row-path tile rows per bin (hash bins 0-5, dense 6, hubs
 // 7), and whether the row path ran at all.
@@ -120,10 +89,11 @@ struct row_saxpy_stats {
 };
 row_saxpy_stats& last_row_saxpy_stats();
 
+// routing: which tile rows take the row path (mxm_policy::device_routing);
 // row_path_ok: whether C's value type fits the row path's numeric blocks
 // (rowpath::value_fits); if not, every row takes the tile path.
-product_plan plan_product(const device_pattern& A, const device_pattern& B, const mask_arg& M, stream_t s,
-                          bool row_path_ok = true);
+product_plan plan_product(const device_pattern& A, const device_pattern& B, const mask_arg& M,
+                          const device_row_routing& routing, bool row_path_ok, stream_t s);
 
 // The pattern of C<M, replace> = accum(C, T), and for each of its tiles the
 // tile of C and of T it draws on (-1 for none).

@@ -10,7 +10,8 @@
 // a key (J - jmin, local row, local column) sorts straight into the tile
 // layout. A tile row's 16 scalar rows share one table.
 //
-// Symbolic (type-independent, src/cuda/pipeline.cu), binned by F:
+// Symbolic (type-independent, src/cuda/row_symbolic.cu; the routing that
+// bins the rows, src/cuda/row_route.cu), binned by F:
 // - hash bins: one block per row, a shared-memory hash table of 2 * cap
 //   32-bit keys (cap = 128 ... 4096 products, tables of 256 ... 8192 keys);
 //   products the mask rejects are never inserted; the distinct keys are
