@@ -23,11 +23,19 @@
 // (u) has no entry, C(I,J)'s entry is deleted without an accumulator and
 // kept with one.
 //
+// Where they run: extract (of a matrix), assign and subassign (of a matrix or
+// a scalar) run where C, A and the mask live, on the host or the GPU (mixed
+// residence throws invalid_value, as every operation); on the GPU for the
+// value types bool, int32, int64, float and double and a predefined
+// accumulator (else not_implemented). The line forms (the column extract,
+// assign_row and assign_col, subassign_row and subassign_col) run on the
+// host: a GPU operand throws not_implemented (device_unsupported) before
+// anything else. On the
+// host the output goes through the host write-back, so the storage rule
+// applies.
+//
 // Errors, checked in this order before anything changes (on any error the
-// output is unchanged): a GPU operand throws not_implemented
-// (device_unsupported) before anything else: these run on the host, and the
-// output goes through the host write-back, so the storage rule applies; then
-// shapes that do not conform, the mask's included, throw dimension_mismatch
+// output is unchanged): residence as above; then shapes that do not conform, the mask's included, throw dimension_mismatch
 // naming them; a single row or column index outside C (A) throws
 // invalid_index (GrB_INVALID_INDEX); an index-list entry outside it throws
 // index_out_of_bounds; a repeated index throws invalid_value in the
@@ -35,7 +43,18 @@
 // masked subassign of a scalar; it is harmless in assign of a scalar and in
 // extract.
 //
-// Costs: every call works on rows (CSR). extract reads A as rows, making
+// Costs on the GPU: extract walks A's CSR view (made per call) over the rows
+// I picks, finds each entry's columns in J by arithmetic (all, ranges) or a
+// binary search in a sorted copy of the list, and sorts the entries it keeps
+// by position; assign relabels A's entries into C's positions (a sort), then
+// merges them with C's entries outside the region (or with all of C, through
+// the accumulator) by the element-wise union, and writes C back through the
+// mask: O(nnz(C) + nnz(A)) work and memory, plus C's dimensions in bytes
+// (the region's rows and columns as flags) where C's entries are split at
+// the region (assign without an accumulator, every subassign). subassign
+// relabels its mask's admitted entries the same way and writes C's entries
+// inside the region back through it, then puts back those outside.
+// Costs on the host: every call works on rows (CSR). extract reads A as rows, making
 // them per call where A is stored as tiles (and transposing A per call with
 // transpose_a); assign and subassign rebuild C, in
 // O(nnz(C) + nnz(A) + nrows(C) log|I| + |I| + |J|) (the log only for a list
@@ -95,6 +114,60 @@ inline void check_repeats(const char* op, const char* which, const host::index_m
   if (L.repeats())
     throw invalid_value(std::string("tgb::") + op + ": the " + which +
                         " index list repeats an index; which value lands there is undefined");
+}
+
+// assign (sub: subassign) on the GPU, once the checks have passed: Z = C
+// with C(I,J) written from op(A) (or from x: a value, or none for an empty
+// Scalar; A null), then C<M, replace> = Z for assign; subassign's mask and
+// replace act inside the region (cuda::subassign_region). I and J hold no
+// repeats (a scalar's are removed first).
+template <class TC, class Mask, class Accum, class TA>
+void assign_cuda(const char* op, bool sub, Matrix<TC>& C, const Mask& mask, const Accum& accum, const Matrix<TA>* A,
+                 const TC* x, const index_list& I, const index_list& J, const descriptor& desc) {
+  if constexpr (!cuda::device_types<TC, TA>) {
+    throw device_unsupported(op, "the value types must be bool, int32, int64, float or double");
+  } else {
+    check_device_accum(op, accum_code(accum));
+    const stream_t s = current_stream();
+    device_buffer<index_t> ki, kj;
+    const cuda::index_source is = device_indices(I, ki, s), js = device_indices(J, kj, s);
+    const index_t ni = I.count(C.nrows()), nj = J.count(C.ncols());
+    std::shared_ptr<void> keep;
+    const cuda::mask_arg m = sub ? device_mask(mask, keep, ni, nj) : cuda::mask_arg{};
+    device_tile_matrix<TC> Z;
+    {
+      const device_tile_view<TC> c(C);
+      std::optional<device_oriented<TC, TA>> a;
+      if (A) a.emplace(*A, desc.transpose_a, s);
+      const device_tile_matrix<TC>* src = A ? &**a : nullptr;
+      Z = sub ? cuda::subassign_region<TC>(*c, src, x, is, ni, js, nj, m, accum_code(accum), desc.replace, s)
+              : cuda::assign_region<TC>(*c, src, x, is, ni, js, nj, accum_code(accum), s);
+    }
+    if (sub) device_finish(C, no_mask, no_accum, false, std::move(Z), s);
+    else device_finish(C, mask, no_accum, desc.replace, std::move(Z), s);
+  }
+}
+
+// C<M> = accum(C, op(A)(I,J)) on the GPU, once the checks have passed; T is
+// made in A's type and cast to C's.
+template <class TC, class Mask, class Accum, class TA>
+void extract_cuda(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Matrix<TA>& A, const index_list& I,
+                  const index_list& J, const descriptor& desc) {
+  if constexpr (!cuda::device_types<TC, TA>) {
+    throw device_unsupported("extract", "the value types must be bool, int32, int64, float or double");
+  } else {
+    check_device_accum("extract", accum_code(accum));
+    const stream_t s = current_stream();
+    device_buffer<index_t> ki, kj;
+    const cuda::index_source is = device_indices(I, ki, s), js = device_indices(J, kj, s);
+    device_tile_matrix<TA> t;
+    {
+      const device_oriented<TA, TA> a(A, desc.transpose_a, s);
+      t = cuda::extract<TA>(*a, is, C.nrows(), js, C.ncols(), s);
+    }
+    if constexpr (std::is_same_v<TC, TA>) device_finish(C, mask, accum, desc.replace, std::move(t), s);
+    else device_finish(C, mask, accum, desc.replace, cuda::apply<TC, TA>(t, coded_unary{}, s), s);
+  }
 }
 
 // Checks shared by assign and subassign: the mask against what it covers (C,
@@ -157,7 +230,8 @@ struct scalar_source {
 template <class TC, class Mask, class Accum, class TA>
 void assign_matrix(const char* op, bool sub, Matrix<TC>& C, const Mask& mask, const Accum& accum,
                    const Matrix<TA>& A, const index_list& I, const index_list& J, const descriptor& desc) {
-  host_only(op, {{"C", C.location()}, {"A", A.location()}, {"the mask", where_matrix_mask(mask)}});
+  const backend where =
+      residence(op, {{"C", C.location()}, {"A", A.location()}, {"the mask", where_mask(mask, C.location())}});
   const bool tr = desc.transpose_a;
   const index_t m = I.count(C.nrows()), n = J.count(C.ncols());
   const index_t ar = rows_of(A, tr), ac = cols_of(A, tr);
@@ -169,6 +243,7 @@ void assign_matrix(const char* op, bool sub, Matrix<TC>& C, const Mask& mask, co
   const host::index_map jm = guard_alloc([&] { return host::index_map(J, C.ncols()); });
   check_repeats(op, "row", im);
   check_repeats(op, "column", jm);
+  if (where == backend::cuda) return assign_cuda<TC>(op, sub, C, mask, accum, &A, nullptr, I, J, desc);
   assign_matrix_host(sub, C, mask, accum, im, jm, [&] {
     const host::rows_view<TA> a(A, tr);
     return matrix_source<TC>{host::relabel_columns<TC>(*a, jm, C.ncols(), true, [](offset_t) { return true; })};
@@ -181,7 +256,7 @@ void assign_matrix(const char* op, bool sub, Matrix<TC>& C, const Mask& mask, co
 template <class TC, class Mask, class Accum>
 void assign_scalar(const char* op, bool sub, Matrix<TC>& C, const Mask& mask, const Accum& accum,
                    const std::optional<TC>& x, const index_list& I, const index_list& J, const descriptor& desc) {
-  host_only(op, {{"C", C.location()}, {"the mask", where_matrix_mask(mask)}});
+  const backend where = residence(op, {{"C", C.location()}, {"the mask", where_mask(mask, C.location())}});
   check_assign(op, sub, C, mask, I, J);
   const host::index_map im = guard_alloc([&] { return host::index_map(I, C.nrows()); });
   const host::index_map jm = guard_alloc([&] { return host::index_map(J, C.ncols()); });
@@ -190,6 +265,12 @@ void assign_scalar(const char* op, bool sub, Matrix<TC>& C, const Mask& mask, co
   if (sub && !std::is_same_v<Mask, no_mask_t>) {
     check_repeats(op, "row", im);
     check_repeats(op, "column", jm);
+  }
+  if (where == backend::cuda) {
+    // The device's region has no repeats: a repeated index only writes x again.
+    const index_list Iu = im.repeats() ? index_list(im.distinct()) : I;
+    const index_list Ju = jm.repeats() ? index_list(jm.distinct()) : J;
+    return assign_cuda<TC, Mask, Accum, TC>(op, sub, C, mask, accum, nullptr, x ? &*x : nullptr, Iu, Ju, desc);
   }
   assign_matrix_host(sub, C, mask, accum, im, jm, [&] {
     return x ? scalar_source<TC>{jm.distinct(), *x} : scalar_source<TC>{{}, TC{}};
@@ -206,8 +287,8 @@ using if_scalar = std::enable_if_t<!is_maskable<S>::value && !std::is_same_v<S, 
 template <class TC, class Mask, class Accum, class TA>
 void extract(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Matrix<TA>& A, const index_list& I,
              const index_list& J, const descriptor& desc = {}) {
-  detail::host_only("extract", {{"C", C.location()}, {"A", A.location()},
-                                {"the mask", detail::where_matrix_mask(mask)}});
+  const backend where = detail::residence(
+      "extract", {{"C", C.location()}, {"A", A.location()}, {"the mask", detail::where_mask(mask, C.location())}});
   const bool tr = desc.transpose_a;
   const index_t ar = detail::rows_of(A, tr), ac = detail::cols_of(A, tr);
   const index_t m = I.count(ar), n = J.count(ac);
@@ -217,6 +298,7 @@ void extract(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Matrix<T
   detail::check_matrix_mask(mask, C.nrows(), C.ncols(), "extract", "C");
   I.check(ar, "extract");
   J.check(ac, "extract");
+  if (where == backend::cuda) return detail::extract_cuda(C, mask, accum, A, I, J, desc);
   detail::guard_alloc([&] {
     auto M = detail::host::make_mask(mask, C.nrows(), C.ncols());
     const detail::host::rows_view<TA> a(A, tr);

@@ -13,6 +13,7 @@
 #include "../graphs.hpp"
 #include "../oracle.hpp"
 #include "../tgb_catch.hpp"
+#include "device_compare.hpp"
 
 using namespace tgb;
 
@@ -20,33 +21,7 @@ namespace {
 
 using oracle::on;
 
-// Runs op(C, mask, accum, desc) on copies of C0 on both backends and
-// compares the results exactly.
-template <class TC, class Op>
-void both(std::mt19937_64& rng, const Matrix<TC>& C0, const Op& op, const char* what) {
-  const auto M = oracle::random_matrix<int>(rng, C0.nrows(), C0.ncols(), 0.5);
-  for (int mask = 0; mask < 5; ++mask)
-    for (int flags = 0; flags < 4; ++flags) {
-      const bool replace = flags & 1, accum = flags & 2;
-      descriptor d;
-      d.replace = replace;
-      auto run = [&](backend where) {
-        Matrix<TC> C = on(C0, where);
-        const Matrix<int> m = on(M, where);
-        oracle::with_mask_mode(mask, m, [&](const auto& mk) {
-          if (accum) op(C, mk, plus{}, d, where);
-          else op(C, mk, no_accum, d, where);
-        });
-        REQUIRE(C.location() == where);
-        return on(C, backend::host);
-      };
-      const Matrix<TC> h = run(backend::host), g = run(backend::cuda);
-      INFO(what << ": mask " << mask << " replace " << replace << " accum " << accum << " shape " << C0.nrows()
-                << " x " << C0.ncols());
-      REQUIRE(g.nvals() == h.nvals());
-      REQUIRE(oracle::diff(oracle::to_map(g), oracle::to_map(h)) == "");
-    }
-}
+using device_test::both;
 
 template <class TC, class TA>
 void ops_for(std::uint64_t seed) {
@@ -432,5 +407,52 @@ TEST_CASE("device triangle-counting variants equal host", "[cuda][algorithms]") 
     for (tc_order o : {tc_order::none, tc_order::ascending, tc_order::descending}) {
       INFO("method " << int(m) << " order " << int(o));
       REQUIRE(triangle_count(D, tc_options{m, o}) == want);
+    }
+}
+
+TEST_CASE("device kronecker and diagonals equal host", "[cuda][ops]") {
+  std::mt19937_64 rng(61);
+  for (index_t m : {1, 5, 17})
+    for (index_t n : {1, 3, 16}) {
+      const auto A = oracle::random_matrix<std::int32_t>(rng, m, n, 0.4);
+      const auto B = oracle::random_matrix<std::int32_t>(rng, n, m, 0.4);
+      const auto C0 = oracle::random_matrix<std::int64_t>(rng, m * n, n * m, 0.05);
+      both(rng, C0, [&](Matrix<std::int64_t>& C, const auto& mk, const auto& acc, descriptor d, backend w) {
+        kronecker(C, mk, acc, times{}, on(A, w), on(B, w), d);
+      }, "kronecker times");
+      {  // errors: C unchanged
+        Matrix<std::int64_t> C = on(C0, backend::cuda);
+        const auto before = oracle::to_map(on(C, backend::host));
+        auto user_op = [](std::int32_t a, std::int32_t b) { return a - 2 * b; };
+        REQUIRE_THROWS_AS(kronecker(C, no_mask, no_accum, user_op, on(A, backend::cuda), on(B, backend::cuda)),
+                          not_implemented);
+        const Matrix<int> bad = on(Matrix<int>(m * n + 1, n * m), backend::cuda);
+        REQUIRE_THROWS_AS(kronecker(C, bad, no_accum, times{}, on(A, backend::cuda), on(B, backend::cuda)),
+                          dimension_mismatch);
+        REQUIRE(oracle::to_map(on(C, backend::host)) == before);
+      }
+      const auto D0 = oracle::random_matrix<double>(rng, n * m, m * n, 0.05);
+      both(rng, D0, [&](Matrix<double>& C, const auto& mk, const auto& acc, descriptor d, backend w) {
+        kronecker(C, mk, acc, minus{}, on(A, w), on(B, w), d.with_transpose_a().with_transpose_b());
+      }, "kronecker minus, both transposed, int32 into fp64");
+      // Diagonals: of A (every offset that meets it, and one past it) and
+      // of vectors into matrices.
+      for (index_t k : {-m, index_t(-2), index_t(0), index_t(1), n - 1, n}) {
+        INFO("diagonal " << k << " of " << m << " x " << n);
+        const Vector<std::int32_t> h = diag_vector(A, k), g = diag_vector(on(A, backend::cuda), k);
+        REQUIRE(g.location() == backend::cuda);
+        REQUIRE(g.size() == h.size());
+        Vector<std::int32_t> gh = g;
+        gh.to(backend::host);
+        REQUIRE(gh.extract_tuples() == h.extract_tuples());
+        Vector<double> v(n);
+        for (index_t i = 0; i < n; i += 2) v.set(i, 0.5 * double(i) - 1);
+        Vector<double> vd = v;
+        vd.to(backend::cuda);
+        const Matrix<double> Dh = diag_matrix(v, k), Dg = diag_matrix(vd, k);
+        REQUIRE(Dg.location() == backend::cuda);
+        REQUIRE(Dg.nrows() == Dh.nrows());
+        REQUIRE(oracle::diff(oracle::to_map(on(Dg, backend::host)), oracle::to_map(Dh)) == "");
+      }
     }
 }

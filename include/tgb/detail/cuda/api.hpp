@@ -230,6 +230,39 @@ struct index_source {
   const index_t* list = nullptr;
   index_t begin = 0, stride = 1;
 };
+// T = A(I, J), m x n (|I| = m, |J| = n; lists may repeat): GrB_extract.
+template <class T>
+device_tile_matrix<T> extract(const device_tile_matrix<T>& A, const index_source& I, index_t m, const index_source& J,
+                              index_t n, stream_t s);
+// C with its region I x J (ni x nj, no repeats) written from a source: A
+// (ni x nj; A(k, l) lands at (I(k), J(l))), or *x at every position of the
+// region, or nothing (neither: an empty source). accum_code >= 0 folds
+// accum(C, source) where both are stored and keeps C's entries the source
+// lacks; otherwise the region holds the source's entries alone. GrB_assign's
+// Z, which the caller writes back through the mask.
+template <class T>
+device_tile_matrix<T> assign_region(const device_tile_matrix<T>& C, const device_tile_matrix<T>* A, const T* x,
+                                    const index_source& I, index_t ni, const index_source& J, index_t nj,
+                                    int accum_code, stream_t s);
+// C with its region written as GxB_subassign does: inside I x J, C(I,J)<M,
+// replace> = accum(C(I,J), source), M (ni x nj, given as tiles) relabeled
+// into C's positions, its complement and replace acting inside the region
+// only; outside it C as it is.
+template <class T>
+device_tile_matrix<T> subassign_region(const device_tile_matrix<T>& C, const device_tile_matrix<T>* A, const T* x,
+                                       const index_source& I, index_t ni, const index_source& J, index_t nj,
+                                       const mask_arg& M, int accum_code, bool replace, stream_t s);
+// kron(A, B): T(i p + k, j q + l) = op(A(i, j), B(k, l)) for B p x q (op
+// a coded operator, applied in T).
+template <class T>
+device_tile_matrix<T> kronecker(const device_tile_matrix<T>& A, const device_tile_matrix<T>& B, int op_code,
+                                stream_t s);
+// The (n + |k|) square matrix with v on its k-th diagonal (GrB_Matrix_diag).
+template <class T>
+device_tile_matrix<T> diag_matrix(const device_vector<T>& v, index_t k, stream_t s);
+// A's k-th diagonal as a vector of len (GxB_Vector_diag).
+template <class T>
+device_vector<T> diag_vector(const device_tile_matrix<T>& A, index_t k, index_t len, stream_t s);
 // t(k) = u(I(k)) for k < len (extract).
 template <class T>
 device_vector<T> vector_gather(const device_vector<T>& u, const index_source& I, index_t len, stream_t s);

@@ -120,6 +120,34 @@ device_buffer<std::uint64_t> tile_keys(const device_pattern& p, const index_t* r
 // The pattern of A'; gather[e] is the entry of A that lands at e.
 device_pattern transpose_pattern(const device_pattern& A, device_buffer<offset_t>& gather, stream_t s);
 
+// ---- extract and assign (src/cuda/assign.cu) -------------------------------
+// gather[e]: the entry of the source whose value entry e takes.
+// A(I, J), m x n (|I| = m, |J| = n; lists may repeat).
+device_pattern extract_pattern(const device_pattern& A, const index_source& I, index_t m, const index_source& J,
+                               index_t n, device_buffer<offset_t>& gather, stream_t s);
+// A relabeled into an nrows x ncols pattern: A(r, c) at (I(r), J(c)) (no
+// repeats), only the entries whose bit `admit` sets where it is given (16
+// row masks a tile of A: a mask's admitted entries).
+device_pattern scatter_pattern(const device_pattern& A, const row_bits* admit, const index_source& I,
+                               const index_source& J, index_t nrows, index_t ncols, device_buffer<offset_t>& gather,
+                               stream_t s);
+// Every position of I x J (ni x nj, no repeats) in an nrows x ncols pattern.
+device_pattern grid_pattern(const index_source& I, index_t ni, const index_source& J, index_t nj, index_t nrows,
+                            index_t ncols, stream_t s);
+// ---- the Kronecker product and diagonals (src/cuda/construct.cu) ---------
+// kron(A, B)'s pattern; src[e] = p * nnz(B) + q for entry e from A's entry p
+// and B's entry q.
+device_pattern kron_pattern(const device_pattern& A, const device_pattern& B, device_buffer<std::uint64_t>& src,
+                            stream_t s);
+// The (n + |k|) square pattern of a vector's stored indices (present, n of
+// them) on diagonal k; gather[e] is the index entry e holds.
+device_pattern diag_pattern(index_t n, const std::uint8_t* present, index_t k, device_buffer<offset_t>& gather,
+                            stream_t s);
+
+// C's entries inside I x J (inside), or outside it.
+device_pattern cut_pattern(const device_pattern& C, const index_source& I, index_t ni, const index_source& J,
+                           index_t nj, bool inside, device_buffer<offset_t>& gather, stream_t s);
+
 // ---- the dot method (dot.cuh; src/cuda/dot.cu) ----------------------------
 // The method rule's quantities (mxm_method.hpp) for C<M> = op(A) * op(B),
 // measured on the device: line counts of A, B and M (once per distinct
