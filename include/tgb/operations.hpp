@@ -641,11 +641,21 @@ namespace detail {
 // counted in TW where A lives: the degrees the graph algorithms need.
 template <class TW, class T>
 Vector<TW> row_counts(const Matrix<T>& A) {
-  Matrix<TW> ones(A.nrows(), A.ncols());
-  ones.to(A.location());
-  apply(ones, no_mask, no_accum, one{}, A);
   Vector<TW> w(A.nrows());
-  reduce(w, no_mask, no_accum, plus_monoid{}, ones);
+  if (A.location() == backend::cuda) {
+    Matrix<TW> ones(A.nrows(), A.ncols());
+    ones.to(A.location());
+    apply(ones, no_mask, no_accum, one{}, A);
+    reduce(w, no_mask, no_accum, plus_monoid{}, ones);
+    return w;
+  }
+  // On the host from the pattern as it is stored: no matrix of ones.
+  guard_alloc([&] {
+    vector_bitmap<TW> t(A.nrows());
+    host::read_rows_or_tiles(A, [&](const auto& a) { host::count_rows(a, t.values.data(), t.present.data()); });
+    t.recount();
+    host::write_vector(w, host::make_vector_mask(no_mask, w.size(), "row_counts"), no_accum, false, std::move(t));
+  });
   return w;
 }
 }  // namespace detail

@@ -42,6 +42,25 @@ void reduce_rows(const tile_matrix<TA>& A, const Monoid& m, TW* vals, std::uint8
   }
 }
 
+// w(i) = the number of entries of row i, for rows with at least one
+// (the row masks' bits: no values read).
+template <class TW, class TA>
+void count_rows(const tile_matrix<TA>& A, TW* vals, std::uint8_t* present) {
+  const tile_pattern& p = A.pat;
+  const index_t tm = p.tile_rows();
+#pragma omp parallel for schedule(dynamic, 64) if (tm > kParallelRows)
+  for (index_t I = 0; I < tm; ++I) {
+    offset_t n[tile_dim] = {};
+    for (offset_t t = p.tile_ptr[I]; t < p.tile_ptr[I + 1]; ++t)
+      for (int r = 0; r < tile_dim; ++r) n[r] += tile::popcount16(p.row_mask[tile_dim * t + r]);
+    const int nr = static_cast<int>(std::min<index_t>(tile_dim, p.nrows - I * tile_dim));
+    for (int r = 0; r < nr; ++r) {
+      present[I * tile_dim + r] = n[r] > 0;
+      if (n[r]) vals[I * tile_dim + r] = static_cast<TW>(n[r]);
+    }
+  }
+}
+
 // Fold of n values in storage order; `has` false when there are none.
 template <class TS, class TA, class Monoid>
 TS reduce_values(const TA* values, std::size_t n, const Monoid& m, bool& has) {
@@ -85,6 +104,16 @@ void reduce_rows(const row_list<Col, TA>& A, const Monoid& m, TW* vals, std::uin
     present[A.id(k)] = 1;
   }
 }
+// w(i) = the number of entries of row i, for rows with at least one.
+template <class TW, class Col, class TA>
+void count_rows(const row_list<Col, TA>& A, TW* vals, std::uint8_t* present) {
+  for (index_t k = 0; k < A.nvec; ++k)
+    if (A.ptr[k + 1] > A.ptr[k]) {
+      vals[A.id(k)] = static_cast<TW>(A.ptr[k + 1] - A.ptr[k]);
+      present[A.id(k)] = 1;
+    }
+}
+
 // w(j) = fold of column j, entries in increasing row order.
 template <class TW, class Col, class TA, class Monoid>
 void reduce_cols(const row_list<Col, TA>& A, const Monoid& m, TW* vals, std::uint8_t* present) {
