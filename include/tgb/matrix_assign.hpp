@@ -30,18 +30,18 @@
 // accumulator (else not_implemented). The line forms (the column extract,
 // assign_row and assign_col, subassign_row and subassign_col) run on the
 // host: a GPU operand throws not_implemented (device_unsupported) before
-// anything else. On the
-// host the output goes through the host write-back, so the storage rule
-// applies.
+// anything else. On the host the output goes through the host write-back,
+// so the storage rule applies.
 //
 // Errors, checked in this order before anything changes (on any error the
-// output is unchanged): residence as above; then shapes that do not conform, the mask's included, throw dimension_mismatch
-// naming them; a single row or column index outside C (A) throws
-// invalid_index (GrB_INVALID_INDEX); an index-list entry outside it throws
+// output is unchanged): residence as above; then shapes that do not
+// conform, the mask's included, throw dimension_mismatch naming them; a
+// single row or column index outside C (A) throws invalid_index
+// (GrB_INVALID_INDEX); an index-list entry outside it throws
 // index_out_of_bounds; a repeated index throws invalid_value in the
-// assignments of a matrix or vector (which value lands is undefined) and in a
-// masked subassign of a scalar; it is harmless in assign of a scalar and in
-// extract.
+// assignments of a matrix or vector (which value lands is undefined) and in
+// a masked subassign of a scalar; it is harmless in assign of a scalar and
+// in extract.
 //
 // Costs on the GPU: extract walks A's CSR view (made per call) over the rows
 // I picks, finds each entry's columns in J by arithmetic (all, ranges) or a
@@ -54,9 +54,9 @@
 // the region (assign without an accumulator, every subassign). subassign
 // relabels its mask's admitted entries the same way and writes C's entries
 // inside the region back through it, then puts back those outside.
-// Costs on the host: every call works on rows (CSR). extract reads A as rows, making
-// them per call where A is stored as tiles (and transposing A per call with
-// transpose_a); assign and subassign rebuild C, in
+// Costs on the host: every call works on rows (CSR). extract reads A as
+// rows, making them per call where A is stored as tiles (and transposing A
+// per call with transpose_a); assign and subassign rebuild C, in
 // O(nnz(C) + nnz(A) + nrows(C) log|I| + |I| + |J|) (the log only for a list
 // that is not a progression), the same for assign_row, with I = {i}: no work
 // in proportion to C's width. assign_col reads and writes column j as a
