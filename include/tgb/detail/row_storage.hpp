@@ -179,6 +179,50 @@ csr_matrix<T> csr_of(const tile_matrix<T>& m, bool transpose, bool with_values =
   return c;
 }
 
+// transpose_pattern's counting sort over nb blocks of rows (block b: rows
+// first[b] to first[b + 1]), counts of type C. Every bound is read into a
+// local first: the counts are stores the compiler cannot tell apart from
+// the row pointers, which it would otherwise reload at every entry.
+template <class C, class Place>
+void transpose_by_blocks(const csr_pattern& a, csr_pattern& t, const Place& place, index_t nb, const index_t* first) {
+  const index_t nc = a.ncols;
+  buffer<C> count(static_cast<std::size_t>(nb * nc), C(0));
+  const offset_t* const rp = a.rowptr.data();
+  const row_col_t* const ci = a.colidx.data();
+#pragma omp parallel for schedule(static, 1) if (nb > 1)
+  for (index_t b = 0; b < nb; ++b) {
+    C* const c = count.data() + b * nc;
+    const offset_t e0 = rp[first[b]], e1 = rp[first[b + 1]];
+    for (offset_t e = e0; e < e1; ++e) ++c[ci[e]];
+  }
+  offset_t* const tp = t.rowptr.data();
+  C* const cnt = count.data();
+  offset_t at = 0;
+  for (index_t j = 0; j < nc; ++j) {
+    for (index_t b = 0; b < nb; ++b) {
+      const C k = cnt[b * nc + j];
+      cnt[b * nc + j] = static_cast<C>(at);
+      at += k;
+    }
+    tp[j + 1] = at;
+  }
+  row_col_t* const tc = t.colidx.data();
+#pragma omp parallel for schedule(static, 1) if (nb > 1)
+  for (index_t b = 0; b < nb; ++b) {
+    C* const next = count.data() + b * nc;
+    const index_t i0 = first[b], i1 = first[b + 1];
+    offset_t e = rp[i0];
+    for (index_t i = i0; i < i1; ++i) {
+      const offset_t e1 = rp[i + 1];
+      for (; e < e1; ++e) {
+        const offset_t q = static_cast<offset_t>(next[ci[e]]++);
+        tc[q] = static_cast<row_col_t>(i);
+        place(q, e);
+      }
+    }
+  }
+}
+
 // A row pattern's transpose into t (t's rows and columns; place(q, e) puts
 // whatever travels with entry e, its value or its position, at position q of
 // the transpose): a counting sort by column, in parallel over blocks of rows
@@ -193,43 +237,23 @@ void transpose_pattern(const csr_pattern& a, csr_pattern& t, const Place& place)
   t.ncols = nr;
   t.rowptr = buffer<offset_t>(static_cast<std::size_t>(nc) + 1, offset_t(0));
   t.colidx = buffer<row_col_t>(static_cast<std::size_t>(nz));
-  // Blocks only where the per-block counts (nc each) stay below the entries.
-  const index_t nb = nz > 65536 ? std::max<index_t>(1, std::min<index_t>(host::max_threads(), nz / std::max<index_t>(nc, 1))) : 1;
+  // Blocks only where the per-block counts (nc each) stay below the entries,
+  // and where the transpose's rows are long: each block writes its own run
+  // of every row of t, so a block boundary falls inside every row, and rows
+  // shorter than a few cache lines had the threads writing the same lines
+  // (4elt, 11.6 entries a row: 640 us on two threads against 400 on one).
+  const offset_t per_col = nz / std::max<index_t>(nc, 1);
+  const index_t nb = nz > 65536 && per_col >= 32 ? std::max<index_t>(1, std::min<index_t>(host::max_threads(), per_col)) : 1;
   buffer<index_t> first(static_cast<std::size_t>(nb) + 1);  // block b: rows first[b] to first[b + 1]
   for (index_t b = 0; b <= nb; ++b)
     first[b] = b == nb ? nr
                        : static_cast<index_t>(std::upper_bound(a.rowptr.data(), a.rowptr.data() + nr + 1, nz * b / nb) -
                                               a.rowptr.data()) - 1;
   first[0] = 0;
-  buffer<offset_t> count(static_cast<std::size_t>(nb * nc), offset_t(0));
-  const offset_t* rp = a.rowptr.data();
-  const row_col_t* ci = a.colidx.data();
-#pragma omp parallel for schedule(static, 1) if (nb > 1)
-  for (index_t b = 0; b < nb; ++b) {
-    offset_t* c = count.data() + b * nc;
-    for (offset_t e = rp[first[b]]; e < rp[first[b + 1]]; ++e) ++c[ci[e]];
-  }
-  offset_t* tp = t.rowptr.data();
-  for (index_t j = 0; j < nc; ++j) {
-    offset_t at = tp[j];
-    for (index_t b = 0; b < nb; ++b) {
-      const offset_t k = count[b * nc + j];
-      count[b * nc + j] = at;
-      at += k;
-    }
-    tp[j + 1] = at;
-  }
-  row_col_t* tc = t.colidx.data();
-#pragma omp parallel for schedule(static, 1) if (nb > 1)
-  for (index_t b = 0; b < nb; ++b) {
-    offset_t* next = count.data() + b * nc;
-    for (index_t i = first[b]; i < first[b + 1]; ++i)
-      for (offset_t e = rp[i]; e < rp[i + 1]; ++e) {
-        const offset_t q = next[ci[e]]++;
-        tc[q] = static_cast<row_col_t>(i);
-        place(q, e);
-      }
-  }
+  // Counts and positions are 32-bit where the entries allow (half the
+  // cache footprint of the per-column arrays).
+  if (nz < (offset_t(1) << 31)) transpose_by_blocks<std::uint32_t>(a, t, place, nb, first.data());
+  else transpose_by_blocks<offset_t>(a, t, place, nb, first.data());
 }
 
 // A row form's transpose, with its values unless with_values is false.
