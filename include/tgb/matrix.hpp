@@ -551,6 +551,9 @@ class Matrix {
   const detail::csr_matrix<T>* row_form() const noexcept { return rows_.get(); }
   // The hypersparse row form, where the matrix is stored so; null otherwise.
   const detail::hyper_matrix<T>* hyper_form() const noexcept { return hyper_.get(); }
+  // An expiring matrix's row form, handed over without a copy (null where it
+  // is not stored so): export_csr's hook. What is left is only destroyed.
+  std::unique_ptr<detail::csr_matrix<T>> take_row_form() && noexcept { return std::move(rows_); }
   // The device tiles; a device matrix in rows has none (read it through
   // detail::device_tile_view, or device_rows()).
   const detail::device_tile_matrix<T>& device_tiles() const {
@@ -566,6 +569,15 @@ class Matrix {
   // ntiles: r's tile count where the caller has counted it (-1: count here).
   void assign_rows(detail::csr_matrix<T>&& r, offset_t ntiles = -1) { commit(prepare(std::move(r), ntiles)); }
   void assign_hyper(detail::hyper_matrix<T>&& h) { commit(prepare(std::move(h))); }
+  // The form assign_rows would store rows of pattern p in (the owner's
+  // control, else the rule); ntiles as assign_rows's, counted here if < 0.
+  storage_form form_of_rows(const detail::csr_pattern& p, offset_t& ntiles) const {
+    if (ntiles < 0 && control_ == storage_control::automatic) ntiles = detail::count_tiles(p);
+    return control_ == storage_control::rows    ? storage_form::rows
+           : control_ == storage_control::hyper ? storage_form::hyper
+           : control_ == storage_control::tiles ? storage_form::tiles
+                                                : rule(p, ntiles, p.nnz());
+  }
   // For a matrix already on the device (its shape does not change).
   // The owner's control (set_storage) holds on the device too: a result in
   // the other form is converted first (a conversion that fails throws before
@@ -710,11 +722,7 @@ class Matrix {
   }
   stored prepare(detail::csr_matrix<T>&& r, offset_t ntiles = -1) const {
     stored s;
-    if (ntiles < 0 && control_ == storage_control::automatic) ntiles = detail::count_tiles(r.p);
-    const storage_form f = control_ == storage_control::rows    ? storage_form::rows
-                           : control_ == storage_control::hyper ? storage_form::hyper
-                           : control_ == storage_control::tiles ? storage_form::tiles
-                                                                : rule(r.p, ntiles, r.p.nnz());
+    const storage_form f = form_of_rows(r.p, ntiles);
     s.ntiles = ntiles;
     if (f == storage_form::tiles) {
       s.tiles = detail::tiles_of(r);

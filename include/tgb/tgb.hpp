@@ -17,6 +17,7 @@
 #include "tgb/vector_operations.hpp"
 #include "tgb/matrix_assign.hpp"
 #include "tgb/index_list.hpp"
+#include "tgb/import_export.hpp"
 #include "tgb/algorithms/betweenness.hpp"
 #include "tgb/algorithms/bfs.hpp"
 #include "tgb/algorithms/connected_components.hpp"

@@ -74,6 +74,25 @@ class buffer {
     }
   }
 
+  // Takes over n elements at p that `owner` frees (its deallocate is called
+  // once, on release); nothing is copied. import_csr's adopted arrays.
+  static buffer adopt(T* p, std::size_t n, std::pmr::memory_resource* owner) noexcept {
+    buffer b;
+    b.data_ = p;
+    b.size_ = n;
+    b.res_ = owner;
+    return b;
+  }
+  // The resource that frees the elements (null when empty).
+  std::pmr::memory_resource* resource() const noexcept { return res_; }
+  // Lets go of the elements without freeing them: their owner (resource())
+  // now answers for them.
+  void forget() noexcept {
+    data_ = nullptr;
+    size_ = 0;
+    res_ = nullptr;
+  }
+
   T* data() noexcept { return data_; }
   const T* data() const noexcept { return data_; }
   std::size_t size() const noexcept { return size_; }
