@@ -39,8 +39,9 @@ say "nvcc:   $(nvcc --version | tail -1)"
 
 bin=${TGB_BIN_DIR:-}
 if [ -n "$bin" ]; then
-  bin=$(cd "$bin" && pwd)
+  bin=$(cd "$bin" && pwd) || { say "build:  TGB_BIN_DIR=${TGB_BIN_DIR} is not a folder"; exit 1; }
   tests_cuda=$bin/tgb_tests_cuda tgb_cli=$bin/tgb tgb_bench=$bin/tgb-bench examples=$bin/examples
+  [ -x "$tests_cuda" ] || { say "build:  no tgb_tests_cuda in TGB_BIN_DIR=$bin"; exit 1; }
   say "build:  none (TGB_BIN_DIR=$bin)"
 else
   tests_cuda=$build/tests/tgb_tests_cuda tgb_cli=$build/tgb tgb_bench=$build/tgb-bench examples=$build/examples
@@ -111,7 +112,7 @@ elif command -v compute-sanitizer >/dev/null; then
   # (tool, case) is its own process, several at a time on the one GPU.
   san_jobs=${TGB_SANITIZE_JOBS:-8}
   sdir="$out/sanitizers"
-  mkdir -p "$sdir"
+  rm -rf "$sdir" && mkdir -p "$sdir"  # no results of an earlier run in the same OUTDIR
   printf '%s\n' "$san_cases" | sed '/^$/d' >"$sdir/cases.txt"
   ncases=$(wc -l <"$sdir/cases.txt")
   t_san=$(date +%s)
@@ -128,7 +129,7 @@ elif command -v compute-sanitizer >/dev/null; then
         lim=$limit
         [ -n "${TGB_DEADLINE:-}" ] && [ $(( TGB_DEADLINE - t1 )) -lt "$lim" ] && lim=$(( TGB_DEADLINE - t1 ))
         [ "$lim" -gt 0 ] || lim=1
-        timeout "$lim" compute-sanitizer --tool "$tool" --error-exitcode 99 "$tests_cuda" "$spec" \
+        timeout -k 10 "$lim" compute-sanitizer --tool "$tool" --error-exitcode 99 "$tests_cuda" "$spec" \
           >"$sdir/$tool-$n.log" 2>&1
         printf '%s\t%s\t%s\t%s\n' "$?" "$(( $(date +%s) - t1 ))" \
           "$(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$sdir/$tool-$n.log" | tail -1 | sed 's/^=* *//')" "$spec" \

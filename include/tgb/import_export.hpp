@@ -129,6 +129,10 @@ std::nullptr_t make_holder(const buffer<T>&) noexcept {
 }
 template <class T, class A>
 buffer<T> adopt(std::vector<T, A>& v, holder_ptr<std::vector<T, A>>& holder) noexcept {
+  // Moving between unequal allocators (std::pmr::vector) copies element by
+  // element: neither free of copies nor of failure.
+  static_assert(std::is_same_v<A, std::allocator<T>>,
+                "import_csr adopts std::vector<T> with the default allocator, or host_array<T>");
   if (v.empty()) return buffer<T>();
   holder.h->held() = std::move(v);
   std::vector<T, A>& held = holder.h->held();
@@ -138,19 +142,24 @@ template <class T>
 buffer<T> adopt(buffer<T>& b, std::nullptr_t) noexcept {
   return std::move(b);
 }
-// Gives b's elements back to v, where b still holds what adopt took.
+// Gives b's elements back to v, where b still holds what adopt took (h: the
+// holder adopt used; null for a host_array).
 template <class T, class A>
-void give_back(buffer<T>& b, std::vector<T, A>& v) noexcept {
-  auto* h = dynamic_cast<adopted_array<std::vector<T, A>>*>(b.resource());
-  if (!h) return;
+void give_back(buffer<T>& b, std::vector<T, A>& v, adopted_array<std::vector<T, A>>* h) noexcept {
+  if (!h || b.resource() != h) return;
   v = std::move(h->held());
   b.forget();
   adopted_array<std::vector<T, A>>::destroy(h);
 }
 template <class T>
-void give_back(buffer<T>& b, buffer<T>& v) noexcept {
+void give_back(buffer<T>& b, buffer<T>& v, std::nullptr_t) noexcept {
   if (b.data()) v = std::move(b);
 }
+template <class V>
+adopted_array<V>* holder_of(holder_ptr<V>& h) noexcept {
+  return h.h;
+}
+inline std::nullptr_t holder_of(std::nullptr_t) noexcept { return nullptr; }
 
 // The checks import_csr makes before it takes anything: shapes, row
 // pointers, columns in range and increasing within each row.
@@ -196,7 +205,11 @@ Matrix<T> import_csr(index_t nrows, index_t ncols, P&& rowptr, C&& colidx, V&& v
                 "import_csr adopts its arrays: pass them with std::move (from_csr copies instead)");
   static_assert(!std::is_same_v<std::decay_t<V>, std::vector<bool>>,
                 "std::vector<bool> packs bits: import a host_array<bool>");
-  detail::check_import_csr(nrows, ncols, rowptr, colidx, values);
+  if (static_cast<const void*>(&rowptr) == static_cast<const void*>(&colidx) ||
+      static_cast<const void*>(&rowptr) == static_cast<const void*>(&values) ||
+      static_cast<const void*>(&colidx) == static_cast<const void*>(&values))
+    throw invalid_value("tgb::import_csr: the same array was passed twice");
+  detail::guard_alloc([&] { detail::check_import_csr(nrows, ncols, rowptr, colidx, values); });
   if (!detail::rows_fit(ncols)) {
     Matrix<T> m = Matrix<T>::from_csr(nrows, ncols, rowptr, colidx, values);
     rowptr = std::decay_t<P>();
@@ -210,6 +223,9 @@ Matrix<T> import_csr(index_t nrows, index_t ncols, P&& rowptr, C&& colidx, V&& v
     auto hp = detail::make_holder(rowptr);
     auto hc = detail::make_holder(colidx);
     auto hv = detail::make_holder(values);
+    const auto php = detail::holder_of(hp);
+    const auto phc = detail::holder_of(hc);
+    const auto phv = detail::holder_of(hv);
     detail::csr_matrix<T> r;
     r.p.nrows = nrows;
     r.p.ncols = ncols;
@@ -218,18 +234,20 @@ Matrix<T> import_csr(index_t nrows, index_t ncols, P&& rowptr, C&& colidx, V&& v
     r.values = detail::adopt(values, hv);
     try {
       offset_t ntiles = -1;
-      if (m.form_of_rows(r.p, ntiles) == storage_form::rows) {
-        m.assign_rows(std::move(r), ntiles);  // stores r's arrays themselves
+      if (m.form_of_rows(r.p, ntiles) != storage_form::hyper) {
+        // Rows: r's arrays themselves are stored (moved only once nothing
+        // else can fail). Tiles: built from r, which stays as it is.
+        m.assign_rows(std::move(r), ntiles);
       } else {
-        // Tiles or hypersparse rows are made from a copy, so that a failure
-        // still finds the arrays in r to give back.
+        // Hypersparse rows are made by taking r's pattern apart: from a
+        // copy, so that a failure still finds the arrays in r to give back.
         detail::csr_matrix<T> copy = r;
         m.assign_rows(std::move(copy), ntiles);
       }
     } catch (...) {
-      detail::give_back(r.p.rowptr, rowptr);
-      detail::give_back(r.p.colidx, colidx);
-      detail::give_back(r.values, values);
+      detail::give_back(r.p.rowptr, rowptr, php);
+      detail::give_back(r.p.colidx, colidx, phc);
+      detail::give_back(r.values, values, phv);
       throw;
     }
     return m;
@@ -267,6 +285,10 @@ csr_export<T> export_csr(Matrix<T>&& A) {
   A = Matrix<T>();
   return out;
 }
+
+// A view of a temporary would dangle.
+template <class T>
+void view_csr(const Matrix<T>&&) = delete;
 
 // A's host row form read in place (see the top of this file).
 template <class T>

@@ -71,6 +71,7 @@ TEST_CASE("import_csr adopts the arrays, export_csr hands them back, view_csr re
   // And back in, still without a copy.
   Matrix<double> B = import_csr<double>(3, 4, std::move(e.rowptr), std::move(e.colidx), std::move(e.values));
   REQUIRE(e.values.size() == 0);
+  REQUIRE(view_csr(B).has_value());
   REQUIRE(view_csr(B)->values == vp);
   REQUIRE(B.nvals() == 3);
 
@@ -105,7 +106,12 @@ TEST_CASE("import_csr and export_csr over every form: the same entries as from_c
     const double* vp = v.data();
     Matrix<double> A = import_csr<double>(s.m, s.n, std::move(rp), std::move(ci), std::move(v));
     REQUIRE(oracle::diff(oracle::to_map(A), want).empty());
-    // Adopted exactly where the matrix is kept in rows.
+    // Adopted exactly where the matrix is kept in rows: the sparse square
+    // one is (hypersparse tiles), the tile-dense and the tall one are not.
+    INFO("stored as " << storage_form_name(A.form()));
+    if (s.m == 300) REQUIRE(A.form() == storage_form::rows);
+    if (s.m == 48) REQUIRE(A.form() == storage_form::tiles);
+    if (s.m == (1 << 17)) REQUIRE(A.form() == storage_form::hyper);
     if (A.row_form() && A.nvals() > 0) REQUIRE(view_csr(A)->values == vp);
     if (!A.row_form()) REQUIRE_FALSE(view_csr(A).has_value());
     for (storage_control c : {storage_control::tiles, storage_control::rows, storage_control::hyper}) {
@@ -148,6 +154,17 @@ TEST_CASE("import_csr: bool through host_array, integer values", "[import]") {
   std::vector<std::int64_t> v2{-7, 1ll << 40};
   Matrix<std::int64_t> I = import_csr<std::int64_t>(2, 4, std::move(rp2), std::move(ci2), std::move(v2));
   REQUIRE(oracle::to_map(I) == oracle::dmap<std::int64_t>{{{1, 0}, -7}, {{1, 3}, 1ll << 40}});
+  // Wider than a row form holds (2^33 columns): built as from_csr builds it.
+  std::vector<offset_t> rp3{0, 1};
+  std::vector<std::int32_t> ci3{5};
+  std::vector<double> v3{2.5};
+  Matrix<double> W = import_csr<double>(1, index_t(1) << 33, std::move(rp3), std::move(ci3), std::move(v3));
+  REQUIRE(W.ncols() == index_t(1) << 33);
+  REQUIRE(W.get(0, 5) == 2.5);
+  REQUIRE(W.nvals() == 1);
+  REQUIRE(rp3.empty());
+  REQUIRE(v3.empty());
+  REQUIRE_FALSE(view_csr(W).has_value());
 }
 
 TEST_CASE("import_csr errors leave the caller's arrays as they were", "[import]") {
@@ -164,6 +181,7 @@ TEST_CASE("import_csr errors leave the caller's arrays as they were", "[import]"
       {"rowptr not from 0", 2, 3, {1, 1, 2}, {0, 1}, {1, 2}, false},
       {"rowptr past the entries", 2, 3, {0, 1, 3}, {0, 1}, {1, 2}, false},
       {"rowptr decreasing", 3, 3, {0, 2, 1, 2}, {0, 1}, {1, 2}, false},
+      {"rowptr inside past the entries", 2, 3, {0, 3, 2}, {0, 1}, {1, 2}, false},
       {"values shorter", 2, 3, {0, 1, 2}, {0, 1}, {1}, false},
       {"unsorted row", 1, 3, {0, 2}, {2, 0}, {1, 2}, false},
       {"repeated column", 1, 3, {0, 2}, {1, 1}, {1, 2}, false},
@@ -189,6 +207,13 @@ TEST_CASE("import_csr errors leave the caller's arrays as they were", "[import]"
   std::vector<std::int32_t> ci;
   std::vector<double> v;
   REQUIRE_THROWS_AS(import_csr<double>(-1, 2, std::move(rp), std::move(ci), std::move(v)), invalid_value);
+  REQUIRE(rp == std::vector<offset_t>{0});
+  // One array passed as two (row pointers and values of an int64 matrix).
+  std::vector<std::int64_t> x{0, 1};
+  std::vector<std::int32_t> c1{0};
+  REQUIRE_THROWS_AS(import_csr<std::int64_t>(1, 2, std::move(x), std::move(c1), std::move(x)), invalid_value);
+  REQUIRE(x == std::vector<std::int64_t>{0, 1});
+  REQUIRE(c1 == std::vector<std::int32_t>{0});
 }
 
 TEST_CASE("import_csr and export_csr under failing allocations: all or nothing, nothing leaked", "[import][oom]") {
@@ -208,17 +233,21 @@ TEST_CASE("import_csr and export_csr under failing allocations: all or nothing, 
       std::vector<offset_t> rp = rp0;
       std::vector<std::int32_t> ci = ci0;
       std::vector<double> v = v0;
+      const double* const vp = v.data();
       {
         Matrix<double> A;
         done = oracle::run_with(r, [&] { A = import_csr<double>(64, 48, std::move(rp), std::move(ci), std::move(v)); });
         if (done) {
           REQUIRE(oracle::diff(oracle::to_map(A), want).empty());
           REQUIRE(rp.empty());
+          REQUIRE(ci.empty());
           REQUIRE(v.empty());
         } else {
+          // Given back: the same storage, not a copy.
           REQUIRE(rp == rp0);
           REQUIRE(ci == ci0);
           REQUIRE(v == v0);
+          REQUIRE(v.data() == vp);
           REQUIRE(A.nvals() == 0);
         }
       }
@@ -238,10 +267,13 @@ TEST_CASE("import_csr and export_csr under failing allocations: all or nothing, 
           csr_export<double> e;
           done = oracle::run_with(r, [&] { e = export_csr(std::move(A)); });
           if (done) {
+            REQUIRE(e.rowptr.size() == rp0.size());
             REQUIRE(e.values.size() == v0.size());
+            for (std::size_t k = 0; k < v0.size(); ++k) REQUIRE(e.values[k] == v0[k]);
             REQUIRE(A.nvals() == 0);
           } else {
             REQUIRE(oracle::diff(oracle::to_map(A), want).empty());
+            REQUIRE(A.storage() == c);
           }
         }
         REQUIRE(r.live() == 0);
