@@ -180,7 +180,9 @@ void check_import_csr(index_t nrows, index_t ncols, const P& rowptr, const C& co
   for (index_t i = 0; i < nrows; ++i) {
     const offset_t b = rowptr[i], e = rowptr[i + 1];
     if (e < b || e > static_cast<offset_t>(n))
-      throw invalid_value("tgb::import_csr: rowptr decreases at row " + std::to_string(i));
+      throw invalid_value("tgb::import_csr: rowptr[" + std::to_string(i + 1) + "] = " + std::to_string(e) +
+                          (e < b ? " is below rowptr[" + std::to_string(i) + "] = " + std::to_string(b)
+                                 : " is past the entry count " + std::to_string(n)));
     for (offset_t p = b; p < e; ++p) {
       const std::int64_t j = colidx[p];
       if (j < 0 || j >= ncols)
