@@ -321,15 +321,7 @@ void mxm_host(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Semirin
     auto T = host::mxm_product<TC>(A, desc.transpose_a, B, desc.transpose_b, M, semiring, policy,
                                    becomes_t ? C.storage() : storage_control::tiles);
     if (T.in_hyper) {
-      // mxm_hyper_saxpy: no mask. C becomes T, or merges with it row by row
-      // where C is hypersparse too; else through tiles.
-      if constexpr (std::is_same_v<Accum, no_accum_t>) {
-        C.assign_hyper(std::move(T.hyper));
-      } else if (const hyper_matrix<TC>* ch = C.hyper_form()) {
-        C.assign_hyper(host::hyper_accumulate(*ch, T.hyper, accum));
-      } else {
-        host::writeback(C, M, accum, replace, tiles_of(T.hyper), /*t_within_mask=*/true);
-      }
+      host::writeback_hyper(C, accum, std::move(T.hyper));  // mxm_hyper_saxpy: no mask
     } else if (T.in_rows) {
       host::writeback(C, M, accum, replace, std::move(T.rows), /*t_within_mask=*/true, T.row_tiles);
     } else {
@@ -383,6 +375,17 @@ void ewise(const char* name, bool add, Matrix<TC>& C, const Mask& mask, const Ac
         const host::rows_view<TA> a(A, desc.transpose_a);
         const host::rows_view<TB> b(B, desc.transpose_b);
         return C.assign_rows(host::ewise<TC>(*a, *b, op, add));
+      }
+    }
+    // Unmasked, both operands in hypersparse rows: merged over the listed
+    // rows, in memory that follows the entries. (With one in tiles or rows,
+    // that form already costs memory of the dimension: the tile merge below,
+    // parallel, is the faster.)
+    if constexpr (std::is_same_v<Mask, no_mask_t>) {
+      if (A.hyper_form() && B.hyper_form()) {
+        const host::hyper_view<TA> a(*A.hyper_form(), desc.transpose_a);
+        const host::hyper_view<TB> b(*B.hyper_form(), desc.transpose_b);
+        return host::writeback_hyper(C, accum, host::hyper_ewise<TC>(*a, *b, op, add));
       }
     }
     auto M = host::make_mask(mask, C.nrows(), C.ncols());
@@ -555,6 +558,13 @@ void transpose(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Matrix
           if (a.owns()) return C.assign_rows(a.take(), nt);
         return C.assign_rows(detail::host::apply<TC>(*a, identity{}), nt);
       }
+    }
+    // Unmasked, A in hypersparse rows: C is made in them (the columns that
+    // hold entries become its rows), in memory that follows the entries.
+    if constexpr (std::is_same_v<Mask, no_mask_t>) {
+      if (const auto* h = A.hyper_form())
+        return detail::host::writeback_hyper(C, accum, tr ? detail::host::hyper_transpose<TC>(*h)
+                                                           : detail::host::apply<TC>(*h, identity{}));
     }
     auto M = detail::host::make_mask(mask, C.nrows(), C.ncols());
     detail::oriented<TA> a(A, tr);

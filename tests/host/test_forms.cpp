@@ -117,6 +117,21 @@ TEST_CASE("Element-wise operations and transpose read every form", "[forms][ewis
           Matrix<double> X = A;
           ewise_add(X, no_mask, no_accum, minus{}, X, B, tb);
           CHECK(oracle::diff(oracle::to_map(X), add) == "");
+          // Under an accumulator, into C in each form: C + (A - B') where both.
+          oracle::dmap<double> acc = add;
+          for (const auto& [k, x] : a) acc[k] += x;
+          oracle::dmap<double> tacc = oracle::transposed(a);
+          for (auto& [k, x] : tacc) x *= 2;
+          for (storage_control fc : kForms) {
+            Matrix<double> Y = in_form(A0, fc);
+            ewise_add(Y, no_mask, plus{}, minus{}, A, B, tb);
+            CHECK(oracle::diff(oracle::to_map(Y), acc) == "");
+            Matrix<double> Z(n, m);
+            transpose(Z, no_mask, no_accum, A0);
+            Z.set_storage(fc);
+            transpose(Z, no_mask, plus{}, A);
+            CHECK(oracle::diff(oracle::to_map(Z), tacc) == "");
+          }
         }
     }
 }

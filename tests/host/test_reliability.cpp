@@ -106,6 +106,19 @@ TEST_CASE("out of memory at every allocation: each operation throws and loses no
   const std::string text = mm.str();
   sweep("Matrix Market read", C0, [&](Matrix<double>& C) { C = io::parse_matrix_market<double>(text); });
   sweep("triangle_count", C0, [&](Matrix<double>&) { (void)triangle_count(A); });
+  // The hypersparse paths (operands and C in hypersparse rows): merges and
+  // transposes, accumulated into C row by row.
+  auto hyper = [](Matrix<double> m) {
+    m.set_storage(storage_control::hyper);
+    return m;
+  };
+  const Matrix<double> HA = hyper(A), HB = hyper(B), HC = hyper(C0);
+  REQUIRE((HA.form() == storage_form::hyper && HB.form() == storage_form::hyper && HC.form() == storage_form::hyper));
+  sweep("ewise_add, hypersparse, accum, B'", HC, [&](Matrix<double>& C) {
+    ewise_add(C, no_mask, plus{}, times{}, HA, HB, descriptor{}.with_transpose_b());
+  });
+  sweep("ewise_mult, hypersparse", HC, [&](Matrix<double>& C) { ewise_mult(C, no_mask, no_accum, min{}, HA, HB); });
+  sweep("transpose, hypersparse, accum", HC, [&](Matrix<double>& C) { transpose(C, no_mask, plus{}, HA); });
 }
 
 TEST_CASE("threads running operations on distinct matrices give the one-by-one results", "[concurrency]") {

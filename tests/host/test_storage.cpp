@@ -467,6 +467,32 @@ TEST_CASE("hypersparse rows: a 10^9-row graph in memory that follows its entries
   CHECK(oracle::to_map(G2) == oracle::dmap<double>{{{0, 5}, 2.0}, {{3, 3}, 2.0}, {{7, 7}, 2.0}});
   mxm(G2, no_mask, plus{}, plus_times, G, G2);
   CHECK(oracle::to_map(G2) == oracle::dmap<double>{{{0, 5}, 2.0}, {{3, 3}, 2.0}, {{3, 7}, 2.0}, {{7, 3}, 2.0}, {{7, 7}, 2.0}});
+  // A + A' (the symmetrized graph), A .* A', A' and an accumulated A', under
+  // the same budget: merged and transposed over the listed rows.
+  const descriptor tb = descriptor{}.with_transpose_b();
+  Matrix<double> S(n, n), P(n, n), T(n, n);
+  ewise_add(S, no_mask, no_accum, plus{}, G, G, tb);
+  CHECK(S.form() == storage_form::hyper);
+  CHECK(oracle::to_map(S) == oracle::dmap<double>{{{0, 1000000000}, 1.0}, {{1000000000, 0}, 1.0},
+                                                  {{1000000000, 5}, 1.0}, {{5, 1000000000}, 1.0},
+                                                  {{3, 7}, 2.0}, {{7, 3}, 2.0}});
+  // Row 10^9 is in both G and G' with no column in common: not listed.
+  ewise_mult(P, no_mask, no_accum, times{}, G, G, tb);
+  REQUIRE(P.hyper_form());
+  CHECK(P.hyper_form()->p.nvec() == 2);
+  CHECK(oracle::to_map(P) == oracle::dmap<double>{{{3, 7}, 1.0}, {{7, 3}, 1.0}});
+  transpose(T, no_mask, no_accum, G);
+  CHECK(T.form() == storage_form::hyper);
+  CHECK(oracle::to_map(T) == oracle::transposed(oracle::to_map(G)));
+  Matrix<std::int32_t> Ti(n, n);
+  transpose(Ti, no_mask, no_accum, G);
+  transpose(Ti, no_mask, plus{}, G);
+  CHECK(Ti.form() == storage_form::hyper);
+  oracle::dmap<std::int32_t> twice;
+  for (const auto& [k, x] : oracle::to_map(T)) twice[k] = static_cast<std::int32_t>(2 * x);
+  CHECK(oracle::to_map(Ti) == twice);
+  ewise_add(S, no_mask, minus{}, plus{}, G, G, tb);  // S - (G + G') is zero where it is stored
+  for (const auto& [k, x] : oracle::to_map(S)) CHECK(x == 0.0);
   // The largest dimension tgb takes, 2^36: an empty matrix costs nothing.
   Matrix<float> E(max_dimension, max_dimension);
   CHECK(E.nvals() == 0);

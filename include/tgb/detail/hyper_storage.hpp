@@ -7,9 +7,11 @@
 //   colidx[nnz]      column of each entry, increasing within a row
 //   values[nnz]
 //
-// A host form only: operations read a hypersparse matrix through a tile copy
-// made for the operation (detail::tile_view), as they read the row form; a
-// move to the device stores it in tiles there. The storage rule
+// A host form only. mxm (unmasked), apply, select, reductions, mxv, and
+// unmasked ewise_add, ewise_mult and transpose read and make it as it is
+// (detail/host/hyper_ops.hpp); the other operations read it through a tile
+// copy made for the operation (detail::tile_view); a move to the device
+// stores it in tiles there. The storage rule
 // (detail::choose_form) keeps a matrix so when at most one row in 16 has an
 // entry, it has kHyperMinRows rows or more, and the form is the smallest.
 #pragma once

@@ -5,6 +5,7 @@
 
 #include <type_traits>
 
+#include "tgb/detail/host/hyper_ops.hpp"
 #include "tgb/detail/host/mask.hpp"
 #include "tgb/detail/tile/elementwise.hpp"
 
@@ -55,53 +56,6 @@ void writeback(Matrix<TC>& C, const host_mask& M, const Accum& accum, bool repla
   C.assign_tiles(std::move(out));
 }
 
-// C = accum(C, T) with no mask, both in hypersparse rows: merged row by row
-// over the listed rows (memory and time follow the entries).
-template <class TC, class Accum>
-hyper_matrix<TC> hyper_accumulate(const hyper_matrix<TC>& c, const hyper_matrix<TC>& t, const Accum& accum) {
-  const hyper_pattern &cp = c.p, &tp = t.p;
-  hyper_matrix<TC> out = hyper_matrix<TC>::empty(cp.nrows, cp.ncols);
-  // One walk of the union, twice: counting its rows and entries (write
-  // false), then writing them into arrays of that size (write true).
-  std::size_t nvec = 0, nnz = 0;
-  auto walk = [&](bool write) {
-    std::size_t k = 0, e = 0;
-    for (index_t a = 0, b = 0; a < cp.nvec() || b < tp.nvec();) {
-      const index_t ra = a < cp.nvec() ? cp.row[a] : -1, rb = b < tp.nvec() ? tp.row[b] : -1;
-      const bool ina = a < cp.nvec() && (rb < 0 || ra <= rb), inb = b < tp.nvec() && (ra < 0 || rb <= ra);
-      if (write) {
-        out.p.row[k] = ina ? ra : rb;
-        out.p.ptr[k] = static_cast<offset_t>(e);
-      }
-      ++k;
-      offset_t p = ina ? cp.ptr[a] : 0, pe = ina ? cp.ptr[a + 1] : 0, q = inb ? tp.ptr[b] : 0, qe = inb ? tp.ptr[b + 1] : 0;
-      while (p < pe || q < qe) {
-        const bool take_c = q == qe || (p < pe && cp.colidx[p] <= tp.colidx[q]);
-        const bool take_t = p == pe || (q < qe && tp.colidx[q] <= cp.colidx[p]);
-        if (write) {
-          out.p.colidx[e] = take_c ? cp.colidx[p] : tp.colidx[q];
-          out.values[e] = take_c && take_t ? accumulate<TC>(accum, c.values[p], t.values[q])
-                          : take_c         ? c.values[p]
-                                           : t.values[q];
-        }
-        ++e;
-        p += take_c, q += take_t;
-      }
-      a += ina, b += inb;
-    }
-    nvec = k;
-    nnz = e;
-  };
-  walk(false);
-  out.p.row = buffer<index_t>(nvec);
-  out.p.ptr = buffer<offset_t>(nvec + 1);
-  out.p.colidx = buffer<index_t>(nnz);
-  out.values = buffer<TC>(nnz);
-  walk(true);
-  out.p.ptr[nvec] = static_cast<offset_t>(nnz);
-  return out;
-}
-
 // The same for a result in row form: stored as it is where C becomes T,
 // through tiles where it merges with C. ntiles: T's tile count where the
 // operation counted it (the storage rule's input), else -1.
@@ -114,6 +68,20 @@ void writeback(Matrix<TC>& C, const host_mask& M, const Accum& accum, bool repla
     return;
   }
   writeback(C, M, accum, replace, tiles_of(T), t_within_mask);
+}
+
+// The same for a result in hypersparse rows with no mask: C becomes T (in
+// the form the rule picks), or merges with it row by row where C is
+// hypersparse too (memory and time following the entries); else through tiles.
+template <class TC, class Accum>
+void writeback_hyper(Matrix<TC>& C, const Accum& accum, hyper_matrix<TC>&& T) {
+  if constexpr (std::is_same_v<Accum, no_accum_t>) {
+    C.assign_hyper(std::move(T));
+  } else if (const hyper_matrix<TC>* c = C.hyper_form()) {
+    C.assign_hyper(hyper_accumulate(*c, T, accum));
+  } else {
+    writeback(C, host_mask{}, accum, false, tiles_of(T), false);
+  }
 }
 
 }  // namespace tgb::detail::host
