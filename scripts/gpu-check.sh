@@ -125,7 +125,11 @@ elif command -v compute-sanitizer >/dev/null; then
     lim=${TGB_SANITIZE_TIMEOUT:-300}
     [ "$1" = racecheck ] && lim=${TGB_SANITIZE_TIMEOUT:-540}
     [ -n "${TGB_DEADLINE:-}" ] && [ $(( TGB_DEADLINE - t1 )) -lt "$lim" ] && lim=$(( TGB_DEADLINE - t1 ))
-    [ "$lim" -gt 0 ] || lim=1
+    if [ "$lim" -le 0 ]; then  # past the deadline: not started, counted as past its limit
+      printf '124\t0\tnot started: past TGB_DEADLINE\t%s\n' "$3" >"$sdir/$1-$2.rc"
+      : >"$sdir/$1-$2.log"
+      return
+    fi
     timeout -k 10 "$lim" compute-sanitizer --tool "$1" --error-exitcode 99 "$tests_cuda" "$3" \
       >"$sdir/$1-$2.log" 2>&1
     printf '%s\t%s\t%s\t%s\n' "$?" "$(( $(date +%s) - t1 ))" \
@@ -134,12 +138,13 @@ elif command -v compute-sanitizer >/dev/null; then
   }
   # Each tool's cases, "$2" processes at a time ("$1" the tools).
   sanitize_cases() {
-    local tool n spec running=0
+    local tool n spec running=0 at_once=$2
+    [ "$at_once" -ge 1 ] 2>/dev/null || at_once=1
     for tool in $1; do
       n=0
       while IFS= read -r spec; do
         n=$((n + 1))
-        if [ "$running" -ge "$2" ]; then wait -n; running=$((running - 1)); fi
+        if [ "$running" -ge "$at_once" ]; then wait -n; running=$((running - 1)); fi
         sanitize_case "$tool" "$n" "$spec" &
         running=$((running + 1))
       done <"$sdir/cases.txt"

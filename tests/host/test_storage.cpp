@@ -492,6 +492,8 @@ TEST_CASE("hypersparse rows: a 10^9-row graph in memory that follows its entries
   for (const auto& [k, x] : oracle::to_map(T)) twice[k] = static_cast<std::int32_t>(2 * x);
   CHECK(oracle::to_map(Ti) == twice);
   ewise_add(S, no_mask, minus{}, plus{}, G, G, tb);  // S - (G + G') is zero where it is stored
+  CHECK(S.form() == storage_form::hyper);
+  CHECK(S.nvals() == 6);
   for (const auto& [k, x] : oracle::to_map(S)) CHECK(x == 0.0);
   // The largest dimension tgb takes, 2^36: an empty matrix costs nothing.
   Matrix<float> E(max_dimension, max_dimension);

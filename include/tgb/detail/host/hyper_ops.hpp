@@ -16,8 +16,9 @@ namespace tgb::detail::host {
 // increasing order, and in each the union of the two rows' columns in
 // increasing order: both(p, q, slot) where a's entry p and b's entry q share a
 // column, only_a(p, slot) and only_b(q, slot) where one row holds it. Each
-// says whether the column gets an entry and, where slot is not null, writes
-// its value there. Rows that get no entry are not listed. Two walks: the
+// says whether the column gets an entry and, only then and where slot is not
+// null, writes its value there (slot may be one past the last entry when it
+// says no). Rows that get no entry are not listed. Two walks: the
 // first counts (slot null), the second writes into arrays of that size.
 template <class TC, class TA, class TB, class Both, class OnlyA, class OnlyB>
 hyper_matrix<TC> merge_hyper(const hyper_matrix<TA>& a, const hyper_matrix<TB>& b, bool both_rows, Both&& both,
