@@ -1,6 +1,6 @@
 // A user-defined semiring for the row path's device tests: bitwise-or with
 // a terminal value (-1) over int64, and a product that is not symmetric in
-// its operands. rowpath_semiring.cu instantiates the device mxm for it.
+// its operands. rowpath_semiring.cu instantiates the device mxm, mxv and vxm for it.
 #pragma once
 
 #include <cstdint>
@@ -21,4 +21,7 @@ using bor_skew_t = std::decay_t<decltype(bor_skew)>;
 
 template <>
 struct tgb::detail::cuda::mxm_enabled<std::int64_t, std::int64_t, std::int64_t, rowpath_test::bor_skew_t>
+    : std::true_type {};
+template <>
+struct tgb::detail::cuda::mxv_enabled<std::int64_t, std::int64_t, std::int64_t, rowpath_test::bor_skew_t>
     : std::true_type {};

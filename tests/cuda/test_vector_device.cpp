@@ -15,6 +15,7 @@
 #include "../oracle.hpp"
 #include "../tgb_catch.hpp"
 #include "../vector_oracle.hpp"
+#include "rowpath_semiring.hpp"
 
 using namespace tgb;
 using vector_oracle::random_vector;
@@ -219,6 +220,13 @@ TEST_CASE("device mxv/vxm against the host: integers, float and bool", "[vector]
   sweep<bool>(39, lor_land, "lor_land bool");
   sweep<bool>(40, any_pair, "any_pair bool");
   sweep<bool>(41, plus_second, "plus_second bool");
+}
+
+TEST_CASE("device mxv/vxm with a user-defined semiring against the host", "[vector][device]") {
+  // Bitwise or with a terminal value, and a multiply that is not symmetric
+  // (3a - b): both operand orders, the generic atomic fold of the push.
+  // Instantiated in rowpath_semiring.cu through <tgb/cuda/mxm.cuh>.
+  sweep<std::int64_t>(43, rowpath_test::bor_skew, "bor_skew int64 (user-defined)");
 }
 
 TEST_CASE("device mxv/vxm with operands of other types: cast as on the host", "[vector][device]") {

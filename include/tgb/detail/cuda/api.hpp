@@ -390,8 +390,8 @@ struct mxm_enabled
 // True where the library holds a device mxv/vxm for (TW, TA, TU, Semiring):
 // every predefined semiring on the value types (u and A are cast to w's type,
 // A only where the multiply reads it). To enable another semiring, include
-// "tgb/detail/cuda/vector.cuh" in a .cu file, instantiate
-// vector_product<TW, S> there and specialize this to true.
+// <tgb/cuda/mxm.cuh> in a .cu file, instantiate vector_product<TW, S> there
+// and specialize this to true where callers see it.
 template <class TW, class TA, class TU, class Semiring>
 struct mxv_enabled : std::bool_constant<device_types<TW, TA, TU> && device_semiring<Semiring>> {};
 
