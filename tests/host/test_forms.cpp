@@ -93,6 +93,12 @@ TEST_CASE("Element-wise operations and transpose read every form", "[forms][ewis
       }
       oracle::dmap<std::int32_t> at;
       for (const auto& [k, x] : a) at[{k.second, k.first}] = static_cast<std::int32_t>(x);
+      // Accumulated into C = A: A + (A - B') where both, 2A where A alone, B' where B' alone; and
+      // A' accumulated into A': 2 A'.
+      oracle::dmap<double> acc = add;
+      for (const auto& [k, x] : a) acc[k] += x;
+      oracle::dmap<double> tacc = oracle::transposed(a);
+      for (auto& [k, x] : tacc) x *= 2;
       for (storage_control fa : kForms)
         for (storage_control fb : kForms) {
           const Matrix<double> A = in_form(A0, fa), B = in_form(B0, fb);
@@ -118,10 +124,6 @@ TEST_CASE("Element-wise operations and transpose read every form", "[forms][ewis
           ewise_add(X, no_mask, no_accum, minus{}, X, B, tb);
           CHECK(oracle::diff(oracle::to_map(X), add) == "");
           // Under an accumulator, into C in each form: C + (A - B') where both.
-          oracle::dmap<double> acc = add;
-          for (const auto& [k, x] : a) acc[k] += x;
-          oracle::dmap<double> tacc = oracle::transposed(a);
-          for (auto& [k, x] : tacc) x *= 2;
           for (storage_control fc : kForms) {
             Matrix<double> Y = in_form(A0, fc);
             ewise_add(Y, no_mask, plus{}, minus{}, A, B, tb);
