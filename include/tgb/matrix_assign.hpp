@@ -28,10 +28,10 @@
 // residence throws invalid_value, as every operation); on the GPU for the
 // value types bool, int32, int64, float and double and a predefined
 // accumulator (else not_implemented). The line forms (the column extract,
-// assign_row and assign_col, subassign_row and subassign_col) run on the
-// host: a GPU operand throws not_implemented (device_unsupported) before
-// anything else. On the host the output goes through the host write-back,
-// so the storage rule applies.
+// assign_row and assign_col, subassign_row and subassign_col) run where their
+// operands live too; on the GPU they are made of the operations above and the
+// vector ones (see "The line forms on the GPU" below). On the host the output
+// goes through the host write-back, so the storage rule applies.
 //
 // Errors, checked in this order before anything changes (on any error the
 // output is unchanged): residence as above; then shapes that do not
@@ -62,6 +62,15 @@
 // in proportion to C's width. assign_col reads and writes column j as a
 // vector of C's rows. subassign_row and subassign_col are subassign's, with
 // I = {i} (J = {j}): subassign_col rebuilds C, unlike assign_col.
+// The line forms on the GPU: the column extract is the vector extract of
+// column j of A (A e_j over any_first, e_j the unit vector; row j, e_j' A
+// over any_second, with transpose_a). subassign_row (subassign_col) is the
+// subassign of u as a 1 x |J| (|I| x 1) matrix, the mask likewise. assign_row
+// (assign_col) without a mask is that subassign; with one it is the subassign
+// of C's whole row i (column j) under the mask, of the line r that an
+// unmasked assign would leave: u's entries at J over C's row (over nothing
+// with an accumulator, which keeps C where r has no entry). Each costs a
+// vector product and the subassign's rebuild of C: O(nnz(C)) plus C's width.
 #pragma once
 
 #include <optional>
@@ -281,6 +290,83 @@ template <class S>
 using if_scalar = std::enable_if_t<!is_maskable<S>::value && !std::is_same_v<S, index_list>>;
 }  // namespace detail
 
+namespace detail {
+// u as a 1 x n matrix (row) or an n x 1 one, its values as they are, where
+// u lives.
+template <class T>
+Matrix<T> line_matrix(const Vector<T>& u, bool row) {
+  if (u.location() == backend::cuda) return line_matrix_cuda(u, row);
+  auto [idx, vals] = u.extract_tuples();
+  const std::vector<index_t> zero(idx.size(), 0);
+  return row ? Matrix<T>::from_coo(1, u.size(), zero, idx, vals, first{})
+             : Matrix<T>::from_coo(u.size(), 1, idx, zero, vals, first{});
+}
+
+// C(i,J)<m'> = accum(C(i,J), u') (row) or C(I,j)<m> = accum(C(I,j), u)
+// (column): the subassign of u as a 1 x |J| (|I| x 1) matrix, the mask the
+// same line as a matrix, read the same way (values, structure, complement).
+template <class TC, class Mask, class Accum, class TU>
+void subassign_line(const char* op, bool row, Matrix<TC>& C, const Mask& mask, const Accum& accum,
+                    const Vector<TU>& u, index_t at, const index_list& L, const descriptor& desc) {
+  residence(op, {{"C", C.location()}, {"u", u.location()}, {"the mask", where_mask(mask, C.location())}});
+  const index_t width = row ? C.ncols() : C.nrows();
+  const index_t len = L.count(width);
+  if (len != u.size())
+    throw dimension_mismatch(std::string("tgb::") + op + ": the index list has " + size_text(len) +
+                             " indices but u has size " + size_text(u.size()));
+  check_vector_mask(mask, len, op, "the index list has " + size_text(len) + " indices");
+  check_line(op, row ? "row" : "column", at, row ? C.nrows() : C.ncols());
+  // The list's bounds and repeats: assign_matrix checks them, under op's name.
+  const Matrix<TU> U = guard_alloc([&] { return line_matrix(u, row); });
+  const index_list one = index_list::range(at, at + 1);
+  const index_list& I = row ? one : L;
+  const index_list& J = row ? L : one;
+  const descriptor d = desc.with_transpose_a(false);  // u is a line: nothing to transpose
+  if constexpr (std::is_same_v<Mask, no_mask_t>) {
+    assign_matrix(op, true, C, no_mask, accum, U, I, J, d);
+  } else {
+    const auto v = as_mask_view(mask);
+    const auto M = guard_alloc([&] { return line_matrix(*v.object, row); });
+    assign_matrix(op, true, C, mask_view<std::decay_t<decltype(M)>>{&M, v.structural, v.complemented}, accum, U, I,
+                  J, d);
+  }
+}
+
+// Row at of A (row) or column at as a device vector of A's type: e' A over
+// any_second (e the unit vector at `at`) or A e over any_first.
+template <class T>
+Vector<T> line_of_cuda(const Matrix<T>& A, bool row, index_t at) {
+  Vector<T> e(row ? A.nrows() : A.ncols(), backend::cuda);
+  tgb::assign(e, no_mask, no_accum, T(1), index_list::range(at, at + 1));
+  Vector<T> t(row ? A.ncols() : A.nrows(), backend::cuda);
+  if (row) tgb::vxm(t, no_mask, no_accum, any_second, e, A);
+  else tgb::mxv(t, no_mask, no_accum, any_first, A, e);
+  return t;
+}
+
+// GrB_Row_assign (row) or GrB_Col_assign on the device, as the header says:
+// unmasked, the subassign of u; masked, the subassign of C's whole line of
+// r under the mask.
+template <class TC, class Mask, class Accum, class TU>
+void assign_line_cuda(const char* op, bool row, Matrix<TC>& C, const Mask& mask, const Accum& accum,
+                      const Vector<TU>& u, index_t at, const index_list& L, const descriptor& desc) {
+  const descriptor d = desc.with_transpose_a(false);
+  if constexpr (std::is_same_v<Mask, no_mask_t>) {
+    subassign_line(op, row, C, no_mask, accum, u, at, L, d);
+  } else {
+    if constexpr (std::is_same_v<Accum, no_accum_t>) {
+      Vector<TC> r = line_of_cuda(C, row, at);  // u cast to C's type, as the host writes it
+      tgb::assign(r, no_mask, no_accum, u, L);
+      subassign_line(op, row, C, mask, no_accum, r, at, index_list(all), d);
+    } else {
+      Vector<TU> r(row ? C.ncols() : C.nrows(), backend::cuda);  // u as it is: the accumulator casts
+      tgb::assign(r, no_mask, no_accum, u, L);
+      subassign_line(op, row, C, mask, accum, r, at, index_list(all), d);
+    }
+  }
+}
+}  // namespace detail
+
 // ------------------------------------------------------------------ extract
 // C<M> = accum(C, A(I,J)) (GrB_Matrix_extract): T(k,l) = A(I[k], J[l]), of
 // A' with desc.transpose_a. C must be |I| x |J|; repeats are allowed.
@@ -314,7 +400,8 @@ void extract(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Matrix<T
 template <class TW, class Mask, class Accum, class TA>
 void extract(Vector<TW>& w, const Mask& mask, const Accum& accum, const Matrix<TA>& A, const index_list& I, index_t j,
              const descriptor& desc = {}) {
-  detail::host_only("extract", {{"w", w.location()}, {"A", A.location()}, {"the mask", detail::where_mask(mask, backend::host)}});
+  const backend where = detail::residence(
+      "extract", {{"w", w.location()}, {"A", A.location()}, {"the mask", detail::where_mask(mask, w.location())}});
   const bool tr = desc.transpose_a;
   const index_t ar = detail::rows_of(A, tr), ac = detail::cols_of(A, tr);
   const index_t len = I.count(ar);
@@ -326,6 +413,10 @@ void extract(Vector<TW>& w, const Mask& mask, const Accum& accum, const Matrix<T
   // Under transpose_a, j picks a row of A (a column of A').
   detail::check_line("extract", tr ? "row" : "column", j, ac);
   I.check(ar, "extract");
+  if (where == backend::cuda) {
+    const Vector<TA> line = detail::line_of_cuda(A, tr, j);
+    return extract(w, mask, accum, line, I, desc.with_transpose_a(false));
+  }
   detail::guard_alloc([&] {
     const auto M = detail::host::make_vector_mask(mask, w.size(), "extract");
     detail::vector_bitmap<TW> t(len);
@@ -379,7 +470,8 @@ void subassign(Matrix<TC>& C, const Mask& mask, const Accum& accum, const S& sca
 template <class TC, class Mask, class Accum, class TU>
 void assign_row(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Vector<TU>& u, index_t i,
                 const index_list& J, const descriptor& desc = {}) {
-  detail::host_only("assign_row", {{"C", C.location()}});
+  const backend where = detail::residence(
+      "assign_row", {{"C", C.location()}, {"u", u.location()}, {"the mask", detail::where_mask(mask, C.location())}});
   const index_t len = J.count(C.ncols());
   if (len != u.size())
     throw dimension_mismatch("tgb::assign_row: the index list has " + detail::size_text(len) +
@@ -389,6 +481,7 @@ void assign_row(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Vecto
   J.check(C.ncols(), "assign_row");
   const detail::host::index_map jm = detail::guard_alloc([&] { return detail::host::index_map(J, C.ncols()); });
   detail::check_repeats("assign_row", "column", jm);
+  if (where == backend::cuda) return detail::assign_line_cuda("assign_row", true, C, mask, accum, u, i, J, desc);
   // The region assign with I = {i} and u as its one source row; the mask,
   // over row i, is read only at row i's and J's columns, and replace clears
   // row i (all of it) outside the mask; other rows are copied through.
@@ -415,7 +508,8 @@ void assign_row(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Vecto
 template <class TC, class Mask, class Accum, class TU>
 void assign_col(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Vector<TU>& u, const index_list& I,
                 index_t j, const descriptor& desc = {}) {
-  detail::host_only("assign_col", {{"C", C.location()}});
+  const backend where = detail::residence(
+      "assign_col", {{"C", C.location()}, {"u", u.location()}, {"the mask", detail::where_mask(mask, C.location())}});
   const index_t len = I.count(C.nrows());
   if (len != u.size())
     throw dimension_mismatch("tgb::assign_col: the index list has " + detail::size_text(len) +
@@ -425,6 +519,7 @@ void assign_col(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Vecto
   I.check(C.nrows(), "assign_col");
   const detail::host::index_map im = detail::guard_alloc([&] { return detail::host::index_map(I, C.nrows()); });
   detail::check_repeats("assign_col", "row", im);
+  if (where == backend::cuda) return detail::assign_line_cuda("assign_col", false, C, mask, accum, u, j, I, desc);
   detail::guard_alloc([&] {
     const auto M = detail::host::make_vector_mask(mask, C.nrows(), "assign_col");
     const detail::host::rows_view<TC> c(C, false);
@@ -439,46 +534,6 @@ void assign_col(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Vecto
   });
 }
 
-namespace detail {
-// u as a 1 x n matrix (row) or an n x 1 one, its values as they are.
-template <class T>
-Matrix<T> line_matrix(const Vector<T>& u, bool row) {
-  auto [idx, vals] = u.extract_tuples();
-  const std::vector<index_t> zero(idx.size(), 0);
-  return row ? Matrix<T>::from_coo(1, u.size(), zero, idx, vals, first{})
-             : Matrix<T>::from_coo(u.size(), 1, idx, zero, vals, first{});
-}
-
-// C(i,J)<m'> = accum(C(i,J), u') (row) or C(I,j)<m> = accum(C(I,j), u)
-// (column): the subassign of u as a 1 x |J| (|I| x 1) matrix, the mask the
-// same line as a matrix, read the same way (values, structure, complement).
-template <class TC, class Mask, class Accum, class TU>
-void subassign_line(const char* op, bool row, Matrix<TC>& C, const Mask& mask, const Accum& accum,
-                    const Vector<TU>& u, index_t at, const index_list& L, const descriptor& desc) {
-  host_only(op, {{"C", C.location()}, {"u", u.location()}, {"the mask", where_mask(mask, backend::host)}});
-  const index_t width = row ? C.ncols() : C.nrows();
-  const index_t len = L.count(width);
-  if (len != u.size())
-    throw dimension_mismatch(std::string("tgb::") + op + ": the index list has " + size_text(len) +
-                             " indices but u has size " + size_text(u.size()));
-  check_vector_mask(mask, len, op, "the index list has " + size_text(len) + " indices");
-  check_line(op, row ? "row" : "column", at, row ? C.nrows() : C.ncols());
-  // The list's bounds and repeats: assign_matrix checks them, under op's name.
-  const Matrix<TU> U = guard_alloc([&] { return line_matrix(u, row); });
-  const index_list one = index_list::range(at, at + 1);
-  const index_list& I = row ? one : L;
-  const index_list& J = row ? L : one;
-  const descriptor d = desc.with_transpose_a(false);  // u is a line: nothing to transpose
-  if constexpr (std::is_same_v<Mask, no_mask_t>) {
-    assign_matrix(op, true, C, no_mask, accum, U, I, J, d);
-  } else {
-    const auto v = as_mask_view(mask);
-    const auto M = guard_alloc([&] { return line_matrix(*v.object, row); });
-    assign_matrix(op, true, C, mask_view<std::decay_t<decltype(M)>>{&M, v.structural, v.complemented}, accum, U, I,
-                  J, d);
-  }
-}
-}  // namespace detail
 
 // C(i,J)<m'> = accum(C(i,J), u') (GxB_Row_subassign): u(k) goes to C(i,
 // J[k]); the mask is a Vector of |J| entries over C(i,J) alone; replace

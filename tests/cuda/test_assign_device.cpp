@@ -1,7 +1,8 @@
 // extract, assign and subassign on device matrices against the host backend: index
 // lists of every kind (all, ranges up and down, lists unsorted and, where
 // allowed, with repeats), every mask mode, replace, an accumulator or none,
-// A transposed, casts between value types, sizes around one tile. Values are
+// A transposed, casts between value types, sizes around one tile; the line
+// forms (a row or column of C or A and a vector) the same way. Values are
 // copied or folded by plus on small integers, so results must be identical.
 #include <algorithm>
 #include <numeric>
@@ -10,6 +11,7 @@
 
 #include "../oracle.hpp"
 #include "../tgb_catch.hpp"
+#include "../vector_oracle.hpp"
 #include "device_compare.hpp"
 
 using namespace tgb;
@@ -185,12 +187,101 @@ TEST_CASE("device extract and assign: errors leave C unchanged", "[cuda][assign]
   REQUIRE_THROWS_AS(subassign(C, M3, no_accum, S, {1, 2}, {2, 3}), dimension_mismatch);  // the mask is |I| x |J|
   const Matrix<int> M2 = on(oracle::random_matrix<int>(rng, 2, 2, 0.5), backend::cuda);
   REQUIRE_THROWS_AS(subassign(C, M2, no_accum, 5, {1, 1}, {2, 3}), invalid_value);  // masked, a repeated row
-  Vector<int> u(30);
+  // The line forms: residence, sizes, the line's index, repeats and the accumulator.
+  Vector<int> u(30), uh(30), u2(2);
   u.to(backend::cuda);
-  REQUIRE_THROWS_AS(assign_row(C, no_mask, no_accum, u, 1, all), not_implemented);  // the line forms: host only
+  u2.to(backend::cuda);
+  uh.set(3, 1);
+  Vector<int> w(20), w2(2);
+  w.to(backend::cuda);
+  w2.to(backend::cuda);
+  REQUIRE_THROWS_AS(assign_row(C, no_mask, no_accum, uh, 1, all), invalid_value);  // u on the host
+  REQUIRE_THROWS_AS(assign_row(C, no_mask, no_accum, u, 20, all), invalid_index);
+  REQUIRE_THROWS_AS(assign_row(C, no_mask, no_accum, u, 1, {2, 3}), dimension_mismatch);
+  REQUIRE_THROWS_AS(assign_col(C, no_mask, no_accum, u2, {1, 1}, 4), invalid_value);  // a repeated row
+  REQUIRE_THROWS_AS(assign_col(C, no_mask, no_accum, w, all, 30), invalid_index);
+  REQUIRE_THROWS_AS(assign_col(C, u, no_accum, w, all, 3), dimension_mismatch);  // the mask is over C's rows
+  REQUIRE_THROWS_AS(assign_col(C, w, user_op, w, all, 3), not_implemented);
+  REQUIRE_THROWS_AS(subassign_row(C, u, no_accum, u2, 1, {2, 3}), dimension_mismatch);  // the mask is |J|
+  REQUIRE_THROWS_AS(subassign_col(C, no_mask, user_op, u2, {4, 5}, 3), not_implemented);
+  REQUIRE_THROWS_AS(extract(w2, no_mask, no_accum, A, {0, 20}, 3), index_out_of_bounds);
+  REQUIRE_THROWS_AS(extract(w2, no_mask, no_accum, A, {0, 1}, 30), invalid_index);
+  REQUIRE_THROWS_AS(extract(w, no_mask, no_accum, A, {0, 1}, 3), dimension_mismatch);
+  REQUIRE(w.nvals() == 0);
+  REQUIRE(w2.nvals() == 0);
   REQUIRE(C.location() == backend::cuda);
   REQUIRE(oracle::to_map(on(C, backend::host)) == before);
   REQUIRE(E.nvals() == 0);
+}
+
+namespace {
+// The line forms on both backends: the column extract (and, transposed, the
+// row), assign_row and assign_col (the mask over C's whole row or column),
+// subassign_row and subassign_col (the mask over the list), in every mask
+// mode, with replace and an accumulator or not, lists of every kind, the
+// first, a middle and the last line, A in tiles and in rows.
+template <class TC, class TA>
+void lines_for(std::uint64_t seed, const std::vector<shape_t>& shapes, bool every_line = true) {
+  std::mt19937_64 rng(seed);
+  for (const shape_t& shape : shapes) {
+    const index_t m = shape.m, n = shape.n;
+    Matrix<TA> A = oracle::random_matrix<TA>(rng, m, n, 0.3), At = oracle::random_matrix<TA>(rng, n, m, 0.3);
+    if (seed & 1) A.set_storage(storage_control::rows);
+    const auto C0 = oracle::random_matrix<TC>(rng, m, n, 0.3);
+    const auto rows = lists_for(rng, m, true), cols = lists_for(rng, n, true);
+    for (index_t at : {(m + n) / 3, index_t(0), std::max(m, n) - 1}) {
+      if (!every_line && at != (m + n) / 3) continue;
+      const index_t i = std::min(at, m - 1), j = std::min(at, n - 1);
+      for (const named_list& I : rows) {
+        const index_t ni = I.L.count(m);
+        INFO("C " << m << " x " << n << ", row " << i << ", column " << j << ", I " << I.name << " (" << ni << ")");
+        const auto w0 = vector_oracle::random_vector<TC>(rng, ni, 0.3);
+        device_test::both_vec(rng, w0, [&](Vector<TC>& w, const auto& mk, const auto& acc, descriptor d, backend b) {
+          extract(w, mk, acc, on(A, b), I.L, j, d);
+        }, "extract a column");
+        device_test::both_vec(rng, w0, [&](Vector<TC>& w, const auto& mk, const auto& acc, descriptor d, backend b) {
+          extract(w, mk, acc, on(At, b), I.L, j, d.with_transpose_a());
+        }, "extract a row (A transposed)");
+        if (std::string(I.name) == "with repeats") continue;
+        const auto u = vector_oracle::random_vector<TA>(rng, ni, 0.6);
+        device_test::both_line(rng, C0, m, [&](Matrix<TC>& C, const auto& mk, const auto& acc, descriptor d,
+                                               backend b) { assign_col(C, mk, acc, device_test::von(u, b), I.L, j, d); },
+                               "assign_col");
+        device_test::both_line(rng, C0, ni, [&](Matrix<TC>& C, const auto& mk, const auto& acc, descriptor d,
+                                                backend b) { subassign_col(C, mk, acc, device_test::von(u, b), I.L, j, d); },
+                               "subassign_col");
+      }
+      for (const named_list& J : cols) {
+        if (std::string(J.name) == "with repeats") continue;
+        const index_t nj = J.L.count(n);
+        INFO("C " << m << " x " << n << ", row " << i << ", J " << J.name << " (" << nj << ")");
+        const auto u = vector_oracle::random_vector<TA>(rng, nj, 0.6);
+        device_test::both_line(rng, C0, n, [&](Matrix<TC>& C, const auto& mk, const auto& acc, descriptor d,
+                                               backend b) { assign_row(C, mk, acc, device_test::von(u, b), i, J.L, d); },
+                               "assign_row");
+        device_test::both_line(rng, C0, nj, [&](Matrix<TC>& C, const auto& mk, const auto& acc, descriptor d,
+                                                backend b) { subassign_row(C, mk, acc, device_test::von(u, b), i, J.L, d); },
+                               "subassign_row");
+      }
+    }
+  }
+}
+const std::vector<shape_t> kLineShapes = {{1, 1}, {1, 17}, {16, 1}, {17, 45}, {40, 17}, {150, 45}};
+}  // namespace
+
+TEST_CASE("device line forms equal host: same types", "[cuda][assign][lines]") {
+  lines_for<std::int32_t, std::int32_t>(11, kLineShapes);
+  lines_for<double, double>(12, kLineShapes);
+  lines_for<bool, bool>(13, {{17, 45}, {40, 17}});
+}
+
+TEST_CASE("device line forms equal host: casts", "[cuda][assign][lines]") {
+  lines_for<std::int64_t, bool>(14, {{17, 45}, {40, 17}});
+  lines_for<float, std::int32_t>(15, {{17, 45}, {150, 45}});
+}
+
+TEST_CASE("device line forms, a small case for the sanitizers", "[cuda][assign][lines][sanitize]") {
+  lines_for<double, std::int32_t>(16, {{20, 33}}, false);
 }
 
 // One call of each operation on a small operand, for racecheck (which runs

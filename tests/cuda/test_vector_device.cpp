@@ -15,35 +15,23 @@
 #include "../oracle.hpp"
 #include "../tgb_catch.hpp"
 #include "../vector_oracle.hpp"
+#include "device_compare.hpp"
 #include "rowpath_semiring.hpp"
 
 using namespace tgb;
 using vector_oracle::random_vector;
 using vector_oracle::to_vmap;
 using vector_oracle::vmap;
+using device_test::both_vec;
+using device_test::vdiff;
+using device_test::von;
+using device_test::with_mode;
 
 namespace {
 
-// The five mask modes (none, value, structure, complement, complement of the
-// structure) of a mask wherever it lives.
-template <class U, class F>
-void with_mode(int mode, const Vector<U>& M, F&& f) {
-  switch (mode) {
-    case 0: f(no_mask); break;
-    case 1: f(M); break;
-    case 2: f(structure(M)); break;
-    case 3: f(complement(M)); break;
-    default: f(complement(structure(M))); break;
-  }
-}
 
 std::string data(const std::string& f) { return std::string(TGB_TEST_DATA_DIR) + "/" + f; }
 
-template <class T>
-Vector<T> von(Vector<T> v, backend where) {
-  v.to(where);
-  return v;
-}
 template <class T>
 Matrix<T> in_form(Matrix<T> m, bool rows, backend where) {
   m.set_storage(rows ? storage_control::rows : storage_control::tiles);
@@ -51,19 +39,6 @@ Matrix<T> in_form(Matrix<T> m, bool rows, backend where) {
   return m;
 }
 
-template <class T>
-std::string vdiff(const vmap<T>& got, const vmap<T>& want) {
-  if (got.size() != want.size())
-    return "sizes " + std::to_string(got.size()) + " and " + std::to_string(want.size()) + ": got " +
-           vector_oracle::show(got) + " want " + vector_oracle::show(want);
-  for (const auto& [i, x] : want) {
-    auto it = got.find(i);
-    if (it == got.end()) return "missing " + std::to_string(i);
-    if (!(it->second == x)) return "at " + std::to_string(i) + ": " + std::to_string(+it->second) + " vs " +
-                                   std::to_string(+x);
-  }
-  return "";
-}
 
 // A matrix with a full row and a full column (hub rows and columns) and an
 // empty tile row.
@@ -475,34 +450,6 @@ TEST_CASE("device mxv over many tile rows: sparse and dense tiles, short rows", 
 
 namespace {
 
-// Runs op(w, mask, accum, desc, where) on copies of w0 on both backends over
-// every mask mode, replace and accumulator, and compares exactly.
-template <class TW, class Op>
-void both_vec(std::mt19937_64& rng, const Vector<TW>& w0, const Op& op, const char* what) {
-  const auto M = random_vector<int>(rng, w0.size(), 0.5);
-  for (int mode = 0; mode < 5; ++mode)
-    for (int flags = 0; flags < 4; ++flags) {
-      descriptor d;
-      d.replace = flags & 1;
-      auto run = [&](backend where) {
-        Vector<TW> w = von(w0, where);
-        const Vector<int> mm = von(M, where);
-        with_mode(mode, mm, [&](const auto& mk) {
-          if (flags & 2) op(w, mk, plus{}, d, where);
-          else op(w, mk, no_accum, d, where);
-        });
-        REQUIRE(w.location() == where);
-        const index_t nv = w.nvals();
-        w.to(backend::host);
-        REQUIRE(nv == w.nvals());
-        return to_vmap(w);
-      };
-      const auto h = run(backend::host), g = run(backend::cuda);
-      INFO(what << ": size " << w0.size() << ", mask " << vector_oracle::mask_name(mode) << ", replace "
-                << (flags & 1) << ", accum " << (flags >> 1));
-      REQUIRE(vdiff(g, h) == "");
-    }
-}
 
 template <class TW, class TU>
 void elementwise_for(std::uint64_t seed) {

@@ -66,6 +66,25 @@ const device_vector<T>& device_vector_as(const Vector<TU>& u, std::optional<devi
 
 inline const char* device_vector_types_text() { return "the value types must be bool, int32, int64, float or double"; }
 
+// u's stored entries as a 1 x n (row) or n x 1 matrix on the device: its
+// indices (rowindex applied, then compacted) and values compacted, built as
+// COO (the line forms of assign, matrix_assign.hpp).
+template <class T>
+Matrix<T> line_matrix_cuda(const Vector<T>& u, bool row) {
+  if constexpr (!cuda::device_types<T>) {
+    throw device_unsupported("a vector as a matrix line", device_vector_types_text());
+  } else {
+    const stream_t s = current_stream();
+    const device_vector<index_t> at = cuda::vector_stored(
+        cuda::vector_apply_index<index_t, T>(u.device(), 0, coded_scalar::of(index_t(0)), s), s);
+    const device_vector<T> x = cuda::vector_stored(u.device(), s);
+    const device_vector<index_t> zero = cuda::vector_fill<index_t>(at.n, 0, s);
+    const index_t *k = at.values.data(), *z = zero.values.data();
+    return row ? Matrix<T>::from_device_coo(1, u.size(), z, k, x.values.data(), at.n)
+               : Matrix<T>::from_device_coo(u.size(), 1, k, z, x.values.data(), at.n);
+  }
+}
+
 // ---- mxv, vxm -------------------------------------------------------------------
 // Whether the multiply reads the matrix's value: mul(a, x) for mxv, mul(x, a)
 // for vxm; second (mxv), first (vxm) and pair do not.
