@@ -34,6 +34,27 @@ class failing_resource : public std::pmr::memory_resource {
   std::atomic<long long> count_{0}, live_{0};
 };
 
+// Refuses any allocation that would take the live bytes past a limit (the
+// memory-follows-the-entries checks of hypersparse rows).
+class limited_resource : public std::pmr::memory_resource {
+ public:
+  explicit limited_resource(std::size_t limit) : limit_(limit) {}
+
+ private:
+  void* do_allocate(std::size_t bytes, std::size_t align) override {
+    if (live_ + bytes > limit_) throw std::bad_alloc();
+    live_ += bytes;
+    return std::pmr::new_delete_resource()->allocate(bytes, align);
+  }
+  void do_deallocate(void* p, std::size_t bytes, std::size_t align) override {
+    live_ -= bytes;
+    std::pmr::new_delete_resource()->deallocate(p, bytes, align);
+  }
+  bool do_is_equal(const std::pmr::memory_resource& o) const noexcept override { return this == &o; }
+  std::size_t limit_;
+  std::atomic<std::size_t> live_{0};
+};
+
 // Runs op() with r as tgb's host memory resource (the previous one restored
 // whatever op throws): true if op returned, false if it threw
 // tgb::out_of_memory; any other exception passes through.

@@ -377,16 +377,15 @@ void ewise(const char* name, bool add, Matrix<TC>& C, const Mask& mask, const Ac
         return C.assign_rows(host::ewise<TC>(*a, *b, op, add));
       }
     }
-    // Unmasked, both operands in hypersparse rows: merged over the listed
-    // rows, in memory that follows the entries. (With one in tiles or rows,
-    // that form already costs memory of the dimension: the tile merge below,
+    // Both operands in hypersparse rows: merged over the listed rows, in
+    // memory that follows the entries, and so is the write-back where C and
+    // the mask are hypersparse too. (With an operand in tiles or rows, that
+    // form already costs memory of the dimension: the tile merge below,
     // parallel, is the faster.)
-    if constexpr (std::is_same_v<Mask, no_mask_t>) {
-      if (A.hyper_form() && B.hyper_form()) {
-        const host::hyper_view<TA> a(*A.hyper_form(), desc.transpose_a);
-        const host::hyper_view<TB> b(*B.hyper_form(), desc.transpose_b);
-        return host::writeback_hyper(C, accum, host::hyper_ewise<TC>(*a, *b, op, add));
-      }
+    if (A.hyper_form() && B.hyper_form()) {
+      const host::hyper_view<TA> a(*A.hyper_form(), desc.transpose_a);
+      const host::hyper_view<TB> b(*B.hyper_form(), desc.transpose_b);
+      return host::writeback_hyper(C, mask, accum, desc.replace, host::hyper_ewise<TC>(*a, *b, op, add));
     }
     auto M = host::make_mask(mask, C.nrows(), C.ncols());
     oriented<TA> a(A, desc.transpose_a);
@@ -436,6 +435,13 @@ void ewise_union(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Op& 
                                                           {"the mask", detail::where_mask(mask, C.location())}});
   if (where == backend::cuda) return detail::ewise_cuda("ewise_union", 2, C, mask, accum, op, A, B, desc, alpha, beta);
   detail::guard_alloc([&] {
+    // Both in hypersparse rows: merged over the listed rows (as ewise_add).
+    if (A.hyper_form() && B.hyper_form()) {
+      const detail::host::hyper_view<TA> a(*A.hyper_form(), desc.transpose_a);
+      const detail::host::hyper_view<TB> b(*B.hyper_form(), desc.transpose_b);
+      return detail::host::writeback_hyper(C, mask, accum, desc.replace,
+                                           detail::host::hyper_ewise_union<TC>(*a, alpha, *b, beta, op));
+    }
     auto M = detail::host::make_mask(mask, C.nrows(), C.ncols());
     detail::oriented<TA> a(A, desc.transpose_a);
     detail::oriented<TB> b(B, desc.transpose_b);
@@ -477,14 +483,18 @@ void apply(Matrix<TC>& C, const Mask& mask, const Accum& accum, const UnaryOp& f
   const backend where = detail::unary_residence("apply", C, mask, A, desc);
   if (where == backend::cuda) return detail::apply_cuda(C, mask, accum, f, A, desc);
   detail::guard_alloc([&] {
-    // Unmasked, without an accumulator: a matrix in rows or hypersparse rows
-    // is read as it is stored (no tile copy), and C becomes the result.
+    // Unmasked, without an accumulator: a matrix in rows is read as it is
+    // stored (no tile copy), and C becomes the result.
     if constexpr (std::is_same_v<Mask, no_mask_t> && std::is_same_v<Accum, no_accum_t>) {
       // (the same pattern: A's tile count serves the storage rule)
       if (const auto* r = desc.transpose_a ? nullptr : A.row_form())
         return C.assign_rows(detail::host::apply<TC>(*r, f), C.storage() == storage_control::automatic ? A.ntiles() : -1);
-      if (const auto* h = desc.transpose_a ? nullptr : A.hyper_form())
-        return C.assign_hyper(detail::host::apply<TC>(*h, f));
+    }
+    // A in hypersparse rows: applied over its listed rows, written back as
+    // ewise's results are.
+    if (const auto* h = A.hyper_form()) {
+      const detail::host::hyper_view<TA> a(*h, desc.transpose_a);
+      return detail::host::writeback_hyper(C, mask, accum, desc.replace, detail::host::apply<TC>(*a, f));
     }
     auto M = detail::host::make_mask(mask, C.nrows(), C.ncols());
     detail::oriented<TA> a(A, desc.transpose_a);
@@ -520,12 +530,15 @@ void select(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Pred& pre
   const backend where = detail::unary_residence("select", C, mask, A, desc);
   if (where == backend::cuda) return detail::select_cuda(C, mask, accum, pred, A, thunk, desc);
   detail::guard_alloc([&] {
-    // As apply: rows and hypersparse rows read as stored where nothing merges.
+    // As apply: rows read as stored where nothing merges, hypersparse rows
+    // always.
     if constexpr (std::is_same_v<Mask, no_mask_t> && std::is_same_v<Accum, no_accum_t>) {
       if (const auto* r = desc.transpose_a ? nullptr : A.row_form())
         return C.assign_rows(detail::host::select<TC>(*r, pred, thunk));
-      if (const auto* h = desc.transpose_a ? nullptr : A.hyper_form())
-        return C.assign_hyper(detail::host::select<TC>(*h, pred, thunk));
+    }
+    if (const auto* h = A.hyper_form()) {
+      const detail::host::hyper_view<TA> a(*h, desc.transpose_a);
+      return detail::host::writeback_hyper(C, mask, accum, desc.replace, detail::host::select<TC>(*a, pred, thunk));
     }
     auto M = detail::host::make_mask(mask, C.nrows(), C.ncols());
     detail::oriented<TA> a(A, desc.transpose_a);
@@ -559,13 +572,13 @@ void transpose(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Matrix
         return C.assign_rows(detail::host::apply<TC>(*a, identity{}), nt);
       }
     }
-    // Unmasked, A in hypersparse rows: C is made in them (the columns that
-    // hold entries become its rows), in memory that follows the entries.
-    if constexpr (std::is_same_v<Mask, no_mask_t>) {
-      if (const auto* h = A.hyper_form())
-        return detail::host::writeback_hyper(C, accum, tr ? detail::host::hyper_transpose<TC>(*h)
-                                                           : detail::host::apply<TC>(*h, identity{}));
-    }
+    // A in hypersparse rows: C is made in them (the columns that hold
+    // entries become its rows), in memory that follows the entries, and
+    // written back as ewise's results are.
+    if (const auto* h = A.hyper_form())
+      return detail::host::writeback_hyper(C, mask, accum, desc.replace,
+                                           tr ? detail::host::hyper_transpose<TC>(*h)
+                                              : detail::host::apply<TC>(*h, identity{}));
     auto M = detail::host::make_mask(mask, C.nrows(), C.ncols());
     detail::oriented<TA> a(A, tr);
     auto T = detail::host::apply<TC>(*a, identity{});

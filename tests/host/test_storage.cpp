@@ -12,6 +12,7 @@
 #include "tgb/io/edge_list.hpp"
 #include "tgb/io/matrix_market.hpp"
 
+#include "../failing_resource.hpp"
 #include "../oracle.hpp"
 #include "../tgb_catch.hpp"
 
@@ -247,27 +248,7 @@ TEST_CASE("storage forms switch across operations by the rule, and keep the owne
   CHECK(C.form() == storage_form::tiles);
 }
 
-namespace {
-// Refuses any allocation that would take the live bytes past a limit.
-class limited_resource : public std::pmr::memory_resource {
- public:
-  explicit limited_resource(std::size_t limit) : limit_(limit) {}
-
- private:
-  void* do_allocate(std::size_t bytes, std::size_t align) override {
-    if (live_ + bytes > limit_) throw std::bad_alloc();
-    live_ += bytes;
-    return std::pmr::new_delete_resource()->allocate(bytes, align);
-  }
-  void do_deallocate(void* p, std::size_t bytes, std::size_t align) override {
-    live_ -= bytes;
-    std::pmr::new_delete_resource()->deallocate(p, bytes, align);
-  }
-  bool do_is_equal(const std::pmr::memory_resource& o) const noexcept override { return this == &o; }
-  std::size_t limit_;
-  std::atomic<std::size_t> live_{0};
-};
-}  // namespace
+using oracle::limited_resource;
 
 TEST_CASE("hypersparse rows: the rule picks them where few rows have entries", "[storage][hyper]") {
   using detail::choose_form;

@@ -1,10 +1,12 @@
 // tgb host backend: operations on hypersparse rows whose memory and time
 // follow the entries, never the dimension: the row-by-row merge of two such
-// matrices (ewise_add, ewise_mult, an accumulator's write-back), the
-// transpose, and an operand's rows as an operation reads them (hyper_view).
+// matrices (ewise_add, ewise_mult, ewise_union, an accumulator's write-back,
+// the masked write-back), the transpose, and an operand's rows as an
+// operation reads them (hyper_view).
 #pragma once
 
 #include <algorithm>
+#include <type_traits>
 #include <utility>
 
 #include "tgb/algebra.hpp"
@@ -18,11 +20,12 @@ namespace tgb::detail::host {
 // column, only_a(p, slot) and only_b(q, slot) where one row holds it. Each
 // says whether the column gets an entry and, only then and where slot is not
 // null, writes its value there (slot may be one past the last entry when it
-// says no). Rows that get no entry are not listed. Two walks: the
-// first counts (slot null), the second writes into arrays of that size.
-template <class TC, class TA, class TB, class Both, class OnlyA, class OnlyB>
-hyper_matrix<TC> merge_hyper(const hyper_matrix<TA>& a, const hyper_matrix<TB>& b, bool both_rows, Both&& both,
-                             OnlyA&& only_a, OnlyB&& only_b) {
+// says no). row_start(i) is called before row i's columns. Rows that get no
+// entry are not listed. Two walks: the first counts (slot null), the second
+// writes into arrays of that size.
+template <class TC, class TA, class TB, class RowStart, class Both, class OnlyA, class OnlyB>
+hyper_matrix<TC> merge_hyper_rows(const hyper_matrix<TA>& a, const hyper_matrix<TB>& b, bool both_rows,
+                                  RowStart&& row_start, Both&& both, OnlyA&& only_a, OnlyB&& only_b) {
   const hyper_pattern &ap = a.p, &bp = b.p;
   hyper_matrix<TC> out = hyper_matrix<TC>::empty(ap.nrows, ap.ncols);
   std::size_t nvec = 0, nnz = 0;
@@ -33,6 +36,7 @@ hyper_matrix<TC> merge_hyper(const hyper_matrix<TA>& a, const hyper_matrix<TB>& 
       const bool inb = y < bp.nvec() && (x == ap.nvec() || bp.row[y] <= ap.row[x]);
       const std::size_t first = e;
       if (!both_rows || (ina && inb)) {
+        row_start(ina ? ap.row[x] : bp.row[y]);
         offset_t p = ina ? ap.ptr[x] : 0, q = inb ? bp.ptr[y] : 0;
         const offset_t pe = ina ? ap.ptr[x + 1] : 0, qe = inb ? bp.ptr[y + 1] : 0;
         while (p < pe || q < qe) {
@@ -71,6 +75,12 @@ hyper_matrix<TC> merge_hyper(const hyper_matrix<TA>& a, const hyper_matrix<TB>& 
   return out;
 }
 
+template <class TC, class TA, class TB, class Both, class OnlyA, class OnlyB>
+hyper_matrix<TC> merge_hyper(const hyper_matrix<TA>& a, const hyper_matrix<TB>& b, bool both_rows, Both&& both,
+                             OnlyA&& only_a, OnlyB&& only_b) {
+  return merge_hyper_rows<TC>(a, b, both_rows, [](index_t) {}, both, only_a, only_b);
+}
+
 // A .op. B over the union of the patterns (add) or their intersection, as
 // host::ewise computes it on rows: operands cast to op's domain, the result
 // to TC; where one operand alone is stored, its value through the domain.
@@ -93,6 +103,30 @@ hyper_matrix<TC> hyper_ewise(const hyper_matrix<TA>& a, const hyper_matrix<TB>& 
       });
 }
 
+// GxB_eWiseUnion on hypersparse rows: op(a, b) where both are stored,
+// op(a, beta) where only A is, op(alpha, b) where only B is, in op's domain
+// (as host::ewise_union on tiles), the result cast to TC.
+template <class TC, class TA, class TB, class Op, class SA, class SB>
+hyper_matrix<TC> hyper_ewise_union(const hyper_matrix<TA>& a, const SA& alpha, const hyper_matrix<TB>& b,
+                                   const SB& beta, const Op& op) {
+  using D = op_domain_t<Op, TA, TB>;
+  const D da = cast<D>(alpha), db = cast<D>(beta);
+  return merge_hyper<TC>(
+      a, b, false,
+      [&](offset_t p, offset_t q, TC* s) {
+        if (s) *s = cast<TC>(op(cast<D>(a.values[p]), cast<D>(b.values[q])));
+        return true;
+      },
+      [&](offset_t p, TC* s) {
+        if (s) *s = cast<TC>(op(cast<D>(a.values[p]), db));
+        return true;
+      },
+      [&](offset_t q, TC* s) {
+        if (s) *s = cast<TC>(op(da, cast<D>(b.values[q])));
+        return true;
+      });
+}
+
 // C = accum(C, T) with no mask, both in hypersparse rows: where only one
 // holds an entry, its value stays as it is.
 template <class TC, class Accum>
@@ -108,6 +142,58 @@ hyper_matrix<TC> hyper_accumulate(const hyper_matrix<TC>& c, const hyper_matrix<
         return true;
       },
       [&](offset_t q, TC* s) {
+        if (s) *s = t.values[q];
+        return true;
+      });
+}
+
+// C<M, replace> = accum(C, T) with C, T and the mask M all in hypersparse
+// rows: GraphBLAS's write-back walked over the rows C or T lists, the mask's
+// row found by a search and its columns passed once per row. M(i,j) admits
+// where it is stored (and, unless structural, nonzero), or, complemented,
+// where it does not. Admitted: accum(c, t) where both are stored, t where T
+// alone is, c where C alone is under an accumulator (deleted without one).
+// Not admitted: c kept, or deleted under replace.
+template <class TC, class U, class Accum>
+hyper_matrix<TC> hyper_masked_writeback(const hyper_matrix<TC>& c, const hyper_matrix<TC>& t, const hyper_matrix<U>& m,
+                                        bool structural, bool complement, const Accum& accum, bool replace) {
+  constexpr bool has_accum = !std::is_same_v<Accum, no_accum_t>;
+  const hyper_pattern& mp = m.p;
+  offset_t at = 0, end = 0;  // the mask row's entries not yet passed
+  auto row_start = [&](index_t i) {
+    const index_t* rows = mp.row.data();
+    const index_t* r = std::lower_bound(rows, rows + mp.nvec(), i);
+    const std::size_t k = static_cast<std::size_t>(r - rows);
+    at = end = 0;
+    if (r != rows + mp.nvec() && *r == i) {
+      at = mp.ptr[k];
+      end = mp.ptr[k + 1];
+    }
+  };
+  auto admits = [&](index_t j) {
+    while (at < end && mp.colidx[at] < j) ++at;
+    const bool hit = at < end && mp.colidx[at] == j && (structural || m.values[at] != U(0));
+    return hit != complement;
+  };
+  auto merged = [&](offset_t p, offset_t q) {
+    if constexpr (has_accum) return accumulate<TC>(accum, c.values[p], t.values[q]);
+    else return t.values[q];
+  };
+  return merge_hyper_rows<TC>(
+      c, t, false, row_start,
+      [&](offset_t p, offset_t q, TC* s) {
+        const bool ok = admits(c.p.colidx[p]);
+        if (!ok && replace) return false;
+        if (s) *s = ok ? merged(p, q) : c.values[p];
+        return true;
+      },
+      [&](offset_t p, TC* s) {
+        if (admits(c.p.colidx[p]) ? !has_accum : replace) return false;
+        if (s) *s = c.values[p];
+        return true;
+      },
+      [&](offset_t q, TC* s) {
+        if (!admits(t.p.colidx[q])) return false;
         if (s) *s = t.values[q];
         return true;
       });

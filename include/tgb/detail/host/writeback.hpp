@@ -84,4 +84,25 @@ void writeback_hyper(Matrix<TC>& C, const Accum& accum, hyper_matrix<TC>&& T) {
   }
 }
 
+// The same under a mask: merged row by row (hyper_masked_writeback) where
+// C and the mask are in hypersparse rows too, else through tiles (C or the
+// mask in another form already costs memory of the dimension).
+template <class TC, class Mask, class Accum>
+void writeback_hyper(Matrix<TC>& C, const Mask& mask, const Accum& accum, bool replace, hyper_matrix<TC>&& T) {
+  if constexpr (std::is_same_v<Mask, no_mask_t>) {
+    (void)replace;
+    writeback_hyper(C, accum, std::move(T));
+  } else {
+    const auto v = as_mask_view(mask);
+    check_mask_shape(v.object->nrows(), v.object->ncols(), C.nrows(), C.ncols());
+    const auto* m = v.object->hyper_form();
+    const hyper_matrix<TC>* c = C.hyper_form();
+    if (m && c) {
+      C.assign_hyper(hyper_masked_writeback(*c, T, *m, v.structural, v.complemented, accum, replace));
+      return;
+    }
+    writeback(C, make_mask(mask, C.nrows(), C.ncols()), accum, replace, tiles_of(T), false);
+  }
+}
+
 }  // namespace tgb::detail::host
