@@ -55,6 +55,20 @@ class limited_resource : public std::pmr::memory_resource {
   std::atomic<std::size_t> live_{0};
 };
 
+// limited_resource installed as tgb's host memory resource for its
+// lifetime (the previous one restored).
+class host_budget {
+ public:
+  explicit host_budget(std::size_t limit) : r_(limit), prev_(tgb::set_host_memory_resource(&r_)) {}
+  ~host_budget() { tgb::set_host_memory_resource(prev_); }
+  host_budget(const host_budget&) = delete;
+  host_budget& operator=(const host_budget&) = delete;
+
+ private:
+  limited_resource r_;
+  std::pmr::memory_resource* prev_;
+};
+
 // Runs op() with r as tgb's host memory resource (the previous one restored
 // whatever op throws): true if op returned, false if it threw
 // tgb::out_of_memory; any other exception passes through.

@@ -307,11 +307,57 @@ S reduce_cuda(const Monoid&, const Matrix<T>& A) {
   }
 }
 
+// mxm's branch for hypersparse rows where the general one would read them
+// through tiles: a transposed operand (op(A) made over A's listed rows; a
+// transposed B must be in hypersparse rows too), or a mask, when op(A), the
+// mask and C are all in hypersparse rows. The row saxpy over A's listed rows
+// (under the mask's rows for those rows alone), then the write-back over C's
+// rows: memory and time that follow the entries. False (nothing done) where
+// the forms do not fit, or the policy names another method than row saxpy;
+// the unmasked product without transposes has its own branch
+// (mxm_product's mxm_hyper_saxpy).
+template <class TC, class Mask, class Accum, class Semiring, class TA, class TB>
+bool mxm_hyper(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Semiring& semiring, const Matrix<TA>& A,
+               const Matrix<TB>& B, const descriptor& desc, const mxm_policy& policy) {
+  const hyper_matrix<TA>* ha = A.hyper_form();
+  if (!ha || (desc.transpose_b && !B.hyper_form())) return false;
+  if (policy.method != mxm_method::automatic && policy.method != mxm_method::row_saxpy) return false;
+  auto flipped = [](const auto& h, index_t nrows, index_t ncols) {
+    using T = std::decay_t<decltype(h.values[0])>;
+    Matrix<T> x(nrows, ncols);
+    x.set_storage(storage_control::hyper);
+    x.assign_hyper(host::hyper_transpose<T>(h));
+    return x;
+  };
+  auto run = [&](const auto& mask_ref) {
+    Matrix<TA> at;
+    Matrix<TB> bt;
+    if (desc.transpose_a) at = flipped(*ha, A.ncols(), A.nrows());
+    if (desc.transpose_b) bt = flipped(*B.hyper_form(), B.ncols(), B.nrows());
+    auto T = host::mxm_hyper_saxpy<TC>(desc.transpose_a ? at : A, desc.transpose_b ? bt : B, semiring, policy,
+                                       mask_ref);
+    host::writeback_hyper(C, mask, accum, desc.replace, std::move(T.hyper));  // T: op(A)'s rows, hypersparse
+  };
+  if constexpr (std::is_same_v<Mask, no_mask_t>) {
+    if (!desc.transpose_a && !desc.transpose_b) return false;
+    run(host::hyper_mask_ref<bool>{});
+  } else {
+    const auto v = as_mask_view(mask);
+    using U = typename std::decay_t<decltype(*v.object)>::value_type;
+    const hyper_matrix<U>* m = v.object->hyper_form();
+    if (!m || !C.hyper_form()) return false;
+    host::check_mask_shape(v.object->nrows(), v.object->ncols(), C.nrows(), C.ncols());
+    run(host::hyper_mask_ref<U>{m, v.structural, v.complemented});
+  }
+  return true;
+}
+
 // mxm's host branch, with the policy that picks its method (tests force each).
 template <class TC, class Mask, class Accum, class Semiring, class TA, class TB>
 void mxm_host(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Semiring& semiring, const Matrix<TA>& A,
               const Matrix<TB>& B, const descriptor& desc, const mxm_policy& policy) {
   guard_alloc([&] {
+    if (mxm_hyper(C, mask, accum, semiring, A, B, desc, policy)) return;
     auto M = host::make_mask(mask, C.nrows(), C.ncols(), /*defer_tiles=*/true);
     // T lies within the mask: with no accumulator, an empty C becomes T
     // whether or not replace was asked. Where C becomes T, T is made in the

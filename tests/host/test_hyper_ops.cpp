@@ -1,6 +1,6 @@
 // Hypersparse rows under masks and accumulators (include/tgb/detail/host/
-// hyper_ops.hpp, hyper_masked_writeback): element-wise operations, the union,
-// apply, select and transpose with every operand, mask and output in
+// hyper_ops.hpp, hyper_masked_writeback; mxm_hyper): element-wise
+// operations, the union, apply, select, transpose and mxm with every operand, mask and output in
 // hypersparse rows must equal the same operations on tiles in every mask
 // mode, with and without replace and an accumulator; and on a graph of 10^9
 // vertices they must run in memory that follows the entries.
@@ -110,6 +110,22 @@ TEST_CASE("hypersparse rows: masked and accumulated operations equal tiles' in e
   same_as_tiles(C0, M, [&](Matrix<double>& C, const auto& mk, const auto& acc, descriptor d, bool t) {
     transpose(C, mk, acc, pick(t, A, At), d);
   }, "transpose");
+  // mxm under the mask: the row saxpy over A's listed rows (A' made over
+  // them), B or B' in hypersparse rows, two semirings.
+  for (int t = 0; t < 4; ++t) {
+    const bool ta = t & 1, tb = t & 2;
+    const std::string what = std::string("mxm") + (ta ? ", A transposed" : "") + (tb ? ", B transposed" : "");
+    same_as_tiles(C0, M, [&](Matrix<double>& C, const auto& mk, const auto& acc, descriptor d, bool tl) {
+      if (ta) d = d.with_transpose_a();
+      if (tb) d = d.with_transpose_b();
+      mxm(C, mk, acc, plus_times, pick(tl, A, At), pick(tl, B, Bt), d);
+    }, what.c_str());
+    same_as_tiles(C0, M, [&](Matrix<double>& C, const auto& mk, const auto& acc, descriptor d, bool tl) {
+      if (ta) d = d.with_transpose_a();
+      if (tb) d = d.with_transpose_b();
+      mxm(C, mk, acc, min_plus, pick(tl, A, At), pick(tl, A, At), d);
+    }, (what + ", min_plus, A times A").c_str());
+  }
   // C is its own mask and operand.
   for (int flags = 0; flags < 4; ++flags) {
     descriptor d;
@@ -135,11 +151,7 @@ TEST_CASE("hypersparse rows: masked and accumulated operations equal tiles' in e
 TEST_CASE("hypersparse rows: masked operations on a 10^9-vertex graph in memory that follows its entries",
           "[storage][hyper][io]") {
   const index_t n = 1000000001;
-  oracle::limited_resource budget(std::size_t(1) << 20);
-  struct restore {
-    std::pmr::memory_resource* prev;
-    ~restore() { set_host_memory_resource(prev); }
-  } guard{set_host_memory_resource(&budget)};
+  const oracle::host_budget budget(std::size_t(1) << 20);
   io::read_options ro;
   ro.max_memory = std::size_t(1) << 20;
   // Edges 0 -> 10^9, 10^9 -> 5, 3 -> 7, 7 -> 3 (weight 1).
@@ -179,4 +191,31 @@ TEST_CASE("hypersparse rows: masked operations on a 10^9-vertex graph in memory 
   CHECK(oracle::to_map(T) == oracle::dmap<double>{{{0, 1000000000}, 6.0}, {{1000000000, 5}, 5.0},
                                                   {{3, 7}, 2.0}, {{7, 3}, 1.0}});
   CHECK(T.form() == storage_form::hyper);
+  // Products under masks in hypersparse rows: G G has (0,5), (3,3), (7,7);
+  // G G' and G' G only their diagonals.
+  Matrix<bool> D(n, n);
+  D.set(0, 5, true);
+  D.set(3, 3, true);
+  D.set(5, 5, true);
+  Matrix<double> P(n, n);
+  mxm(P, D, no_accum, plus_times, G, G);
+  CHECK(P.form() == storage_form::hyper);
+  CHECK(oracle::to_map(P) == oracle::dmap<double>{{{0, 5}, 1.0}, {{3, 3}, 1.0}});
+  Matrix<double> Q = P;
+  mxm(Q, complement(structure(G)), no_accum, plus_times, G, G, descriptor{}.with_replace());
+  CHECK(oracle::to_map(Q) == oracle::dmap<double>{{{0, 5}, 1.0}, {{3, 3}, 1.0}, {{7, 7}, 1.0}});
+  mxm(P, D, plus{}, plus_times, G, G, descriptor{}.with_transpose_a());
+  CHECK(oracle::to_map(P) == oracle::dmap<double>{{{0, 5}, 1.0}, {{3, 3}, 2.0}, {{5, 5}, 1.0}});
+  Matrix<double> W(n, n);
+  mxm(W, D, no_accum, plus_times, G, G, tb);
+  CHECK(oracle::to_map(W) == oracle::dmap<double>{{{3, 3}, 1.0}});
+  CHECK(W.form() == storage_form::hyper);
+  // Unmasked with a transpose: over the listed rows too.
+  mxm(W, no_mask, no_accum, plus_times, G, G, tb);
+  CHECK(oracle::to_map(W) ==
+        oracle::dmap<double>{{{0, 0}, 1.0}, {{1000000000, 1000000000}, 1.0}, {{3, 3}, 1.0}, {{7, 7}, 1.0}});
+  mxm(W, no_mask, plus{}, plus_times, G, G, descriptor{}.with_transpose_a());
+  CHECK(oracle::to_map(W) == oracle::dmap<double>{{{0, 0}, 1.0}, {{1000000000, 1000000000}, 2.0}, {{3, 3}, 2.0},
+                                                  {{7, 7}, 2.0}, {{5, 5}, 1.0}});
+  CHECK(W.form() == storage_form::hyper);
 }

@@ -248,7 +248,6 @@ TEST_CASE("storage forms switch across operations by the rule, and keep the owne
   CHECK(C.form() == storage_form::tiles);
 }
 
-using oracle::limited_resource;
 
 TEST_CASE("hypersparse rows: the rule picks them where few rows have entries", "[storage][hyper]") {
   using detail::choose_form;
@@ -411,11 +410,7 @@ TEST_CASE("hypersparse rows: a 10^9-row graph in memory that follows its entries
   // per row while sorting. Now construction, element access, triplets,
   // copies and the Matrix Market round trip stay within 1 MB.
   const index_t n = 1000000001;
-  limited_resource budget(std::size_t(1) << 20);
-  struct restore {
-    std::pmr::memory_resource* prev;
-    ~restore() { set_host_memory_resource(prev); }
-  } guard{set_host_memory_resource(&budget)};
+  const oracle::host_budget budget(std::size_t(1) << 20);
   io::read_options ro;
   ro.max_memory = std::size_t(1) << 20;
   const auto A = io::parse_edge_list<double>("0 1000000000\n7 3\n", "one.txt", ro);
@@ -489,11 +484,7 @@ TEST_CASE("rows have 32-bit columns: wider matrices take tiles or hypersparse ro
   // hypersparse product renumbers B's columns to the ones it has.
   const index_t n = index_t(1) << 34, big = n - 1, mid = (index_t(1) << 31) + 17;
   REQUIRE_FALSE(detail::rows_fit(n));
-  limited_resource budget(std::size_t(1) << 20);
-  struct restore {
-    std::pmr::memory_resource* prev;
-    ~restore() { set_host_memory_resource(prev); }
-  } guard{set_host_memory_resource(&budget)};
+  const oracle::host_budget budget(std::size_t(1) << 20);
   // A chain through ids past 2^31 and 2^33, squared: hypersparse in, out.
   const std::vector<index_t> r{0, big, 7, 3, mid}, c{big, mid, 3, 7, 5};
   const std::vector<double> v{2, 3, 5, 7, 11};

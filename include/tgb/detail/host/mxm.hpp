@@ -211,16 +211,64 @@ tile_matrix<TC> mxm_numeric(tile_pattern&& cpat, const tile_matrix<TA>& A, const
   return C;
 }
 
-// C = A*B, unmasked, where A or B is stored in hypersparse rows: row saxpy
-// over A's listed rows only, with A's columns looked up among B's listed
-// rows (entries whose row of B is empty make no products and are dropped),
-// and B's columns, where they do not fit a row form's 32 bits, renumbered to
-// the distinct columns B has; so time and memory follow the entries, not the
+// A mask in hypersparse rows, as mxm_hyper_saxpy restricts its product by
+// it (m null: no mask).
+template <class U>
+struct hyper_mask_ref {
+  const hyper_matrix<U>* m = nullptr;
+  bool structural = false, complement = false;
+};
+
+// The rows of mask m that the row saxpy over A's listed rows reads: row k is
+// m's row ids[k] (k itself where ids is null), its admitting entries (a
+// value mask without its zeros), columns renumbered through cmap where
+// given (a column cmap lacks gets no product: dropped).
+template <class U>
+csr_pattern hyper_mask_rows(const hyper_matrix<U>& m, bool structural, const index_t* ids, index_t nrows,
+                            index_t ncols, const buffer<index_t>* cmap) {
+  const hyper_pattern& mp = m.p;
+  csr_pattern out = csr_pattern::empty(nrows, ncols);
+  auto walk = [&](bool write) {
+    offset_t n = 0;
+    for (index_t k = 0; k < nrows; ++k) {
+      const index_t i = ids ? ids[k] : k;
+      const index_t* r = std::lower_bound(mp.row.begin(), mp.row.end(), i);
+      if (r != mp.row.end() && *r == i) {
+        const std::size_t x = static_cast<std::size_t>(r - mp.row.begin());
+        for (offset_t e = mp.ptr[x]; e < mp.ptr[x + 1]; ++e) {
+          if (!structural && m.values[e] == U(0)) continue;
+          index_t j = mp.colidx[e];
+          if (cmap) {
+            const index_t* c = std::lower_bound(cmap->begin(), cmap->end(), j);
+            if (c == cmap->end() || *c != j) continue;
+            j = static_cast<index_t>(c - cmap->begin());
+          }
+          if (write) out.colidx[n] = static_cast<row_col_t>(j);
+          ++n;
+        }
+      }
+      if (write) out.rowptr[k + 1] = n;
+    }
+    return n;
+  };
+  out.colidx = buffer<row_col_t>(static_cast<std::size_t>(walk(false)));
+  walk(true);
+  return out;
+}
+
+// C = A*B where A or B is stored in hypersparse rows: row saxpy over A's
+// listed rows only, with A's columns looked up among B's listed rows
+// (entries whose row of B is empty make no products and are dropped), and
+// B's columns, where they do not fit a row form's 32 bits, renumbered to the
+// distinct columns B has; so time and memory follow the entries, not the
 // dimensions. An operand in tiles too wide for a row view is read as
-// hypersparse rows made for the call (its entries' worth). C comes back in
-// hypersparse rows where A is, else in rows.
-template <class TC, class MA, class MB, class Semiring>
-host_product<TC> mxm_hyper_saxpy(const MA& A, const MB& B, const Semiring& s, const mxm_policy& policy) {
+// hypersparse rows made for the call (its entries' worth). Under a mask in
+// hypersparse rows (mask.m; A in them too) only the positions it admits are
+// made, its rows read for A's listed rows alone. C comes back in hypersparse
+// rows where A is, else in rows.
+template <class TC, class MA, class MB, class Semiring, class U = bool>
+host_product<TC> mxm_hyper_saxpy(const MA& A, const MB& B, const Semiring& s, const mxm_policy& policy,
+                                 const hyper_mask_ref<U>& mask = {}) {
   using TA = typename MA::value_type;
   using TB = typename MB::value_type;
   constexpr bool vals = reads_values<Semiring>::value;
@@ -296,7 +344,15 @@ host_product<TC> mxm_hyper_saxpy(const MA& A, const MB& B, const Semiring& s, co
   }
   saxpy_tuning tune;
   tune.dense_ratio = policy.dense_row_ratio;
-  host_product<TC> c = mxm_rows_saxpy<TC>(a, *b, host_mask{}, s, tune, storage_control::rows);
+  host_mask M;
+  if (mask.m) {
+    M.active = true;
+    M.complement = mask.complement;
+    M.owned_rows = hyper_mask_rows(*mask.m, mask.structural, ha ? ha->p.row.data() : nullptr, a_rows, b->p.ncols,
+                                   renumbered ? &cmap : nullptr);
+    M.rows_owned = true;
+  }
+  host_product<TC> c = mxm_rows_saxpy<TC>(a, *b, M, s, tune, storage_control::rows);
   if (!ha && !renumbered) {
     c.rows.p.ncols = B.ncols();
     return c;
