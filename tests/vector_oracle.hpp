@@ -50,13 +50,10 @@ struct vmask_spec {
     return m != complement;
   }
 };
+// f(M in mode `mode`): 0 none, 1 value, 2 structure, 3 complement, 4 the
+// complement of the structure; M wherever it lives.
 template <class U, class F>
-vmask_spec with_mask_mode(int mode, const Vector<U>& M, F&& f) {
-  vmask_spec s;
-  s.active = mode != 0;
-  s.structural = mode == 2 || mode == 4;
-  s.complement = mode >= 3;
-  for (const auto& [i, x] : to_vmap(M)) s.stored[i] = x != U(0);
+void in_mask_mode(int mode, const Vector<U>& M, F&& f) {
   switch (mode) {
     case 0: f(tgb::no_mask); break;
     case 1: f(M); break;
@@ -64,6 +61,16 @@ vmask_spec with_mask_mode(int mode, const Vector<U>& M, F&& f) {
     case 3: f(tgb::complement(M)); break;
     default: f(tgb::complement(tgb::structure(M))); break;
   }
+}
+// The same, with the oracle's reading of the mask (M on the host).
+template <class U, class F>
+vmask_spec with_mask_mode(int mode, const Vector<U>& M, F&& f) {
+  vmask_spec s;
+  s.active = mode != 0;
+  s.structural = mode == 2 || mode == 4;
+  s.complement = mode >= 3;
+  for (const auto& [i, x] : to_vmap(M)) s.stored[i] = x != U(0);
+  in_mask_mode(mode, M, f);
   return s;
 }
 inline const char* mask_name(int mode) {

@@ -59,17 +59,10 @@ tgb::Vector<T> von(tgb::Vector<T> v, tgb::backend where) {
   return v;
 }
 
-// The five mask modes (none, value, structure, complement, complement of the
-// structure) of a vector mask wherever it lives.
+// The five mask modes of a vector mask wherever it lives.
 template <class U, class F>
 void with_mode(int mode, const tgb::Vector<U>& M, F&& f) {
-  switch (mode) {
-    case 0: f(tgb::no_mask); break;
-    case 1: f(M); break;
-    case 2: f(tgb::structure(M)); break;
-    case 3: f(tgb::complement(M)); break;
-    default: f(tgb::complement(tgb::structure(M))); break;
-  }
+  vector_oracle::in_mask_mode(mode, M, f);
 }
 
 // "" where got equals want, else the first difference.
