@@ -25,6 +25,26 @@
 // arrays that come out of export_csr go back in through import_csr, again
 // without a copy. std::vector<bool> packs bits: a Matrix<bool> imports and
 // exports host_array<bool> only.
+//
+// The same on the GPU (bool, int32, int64, float and double matrices):
+//   import_device_csr(nrows, ncols, std::move(rowptr), std::move(colidx), std::move(values))
+//     adopts device_array<T>s: the matrix lives on the GPU in rows and stores
+//     the very arrays (no copy; they are freed with the matrix, or when it
+//     changes form, as set_storage(tiles) makes it). Checked on the device in one
+//     read-only pass (row pointers, columns in range, increasing within each
+//     row); on any error they stay with the caller as they were.
+//   export_device_csr(std::move(A)) hands a device matrix's row form over
+//     without a copy (A is left 0 x 0); a device matrix in tiles is
+//     converted (a copy on the device); a host matrix throws invalid_value.
+//   view_device_csr(A) reads A's device row form in place (device pointers),
+//     empty where A is not stored in rows on the GPU.
+// device_array<T> is tgb's owning device array: device_array<T>(n)
+// allocates n elements from tgb's device memory resource (a caller fills
+// them with its own kernels), device_array<T>::adopt(p, n, owner, stream)
+// takes over memory the caller allocated, which owner->deallocate frees
+// (default_device_memory_resource() frees with cudaFreeAsync, which also
+// frees cudaMalloc's memory), and release() gives the pointer up again.
+// Adopted pointers must be aligned to 256 bytes, as cudaMalloc's are.
 #pragma once
 
 #include <cstdint>
@@ -52,7 +72,20 @@ struct csr_export {
   host_array<T> values;               // nnz
 };
 
-// A matrix's CSR arrays, read in place: valid while the matrix is unchanged.
+template <class T>
+using device_array = detail::device_buffer<T>;
+
+// A device matrix's CSR arrays, owned (device memory).
+template <class T>
+struct device_csr_export {
+  index_t nrows = 0, ncols = 0;
+  device_array<offset_t> rowptr;      // nrows + 1
+  device_array<std::int32_t> colidx;  // nnz, increasing within each row
+  device_array<T> values;             // nnz
+};
+
+// A matrix's CSR arrays, read in place: valid while the matrix is unchanged
+// (host pointers from view_csr, device pointers from view_device_csr).
 template <class T>
 struct csr_view {
   index_t nrows = 0, ncols = 0;
@@ -299,6 +332,106 @@ std::optional<csr_view<T>> view_csr(const Matrix<T>& A) {
   const detail::csr_matrix<T>* r = A.row_form();
   if (!r) return std::nullopt;
   return csr_view<T>{r->p.nrows, r->p.ncols, r->p.nnz(), r->p.rowptr.data(), r->p.colidx.data(), r->values.data()};
+}
+
+// ---- the GPU ------------------------------------------------------------------
+namespace detail {
+template <class T>
+void check_device_csr_type(const char* what) {
+  static_assert(cuda::device_value_type<T>, "device CSR arrays hold bool, int32_t, int64_t, float or double values");
+  if (!cuda::built || cuda_device_count() == 0)
+    throw not_implemented(std::string("tgb::") + what + ": device arrays need a GPU: " + cuda_device_description());
+}
+template <class T>
+bool misaligned(const device_array<T>& a) noexcept {
+  return reinterpret_cast<std::uintptr_t>(a.data()) % 256 != 0;
+}
+}  // namespace detail
+
+// Adopts device CSR arrays (see the top of this file).
+template <class T>
+Matrix<T> import_device_csr(index_t nrows, index_t ncols, device_array<offset_t>&& rowptr,
+                            device_array<std::int32_t>&& colidx, device_array<T>&& values) {
+  const char* what = "import_device_csr";
+  detail::check_device_csr_type<T>(what);
+  detail::check_dimensions(nrows, ncols);
+  if (!detail::rows_fit(ncols))
+    throw invalid_value("tgb::import_device_csr: " + std::to_string(ncols) +
+                        " columns do not fit 32-bit column indices; use Matrix::from_device_csr");
+  if (rowptr.size() != static_cast<std::size_t>(nrows) + 1)
+    throw invalid_value("tgb::import_device_csr: rowptr has " + std::to_string(rowptr.size()) +
+                        " entries, not nrows + 1 = " + std::to_string(nrows + 1));
+  if (colidx.size() != values.size())
+    throw invalid_value("tgb::import_device_csr: colidx has " + std::to_string(colidx.size()) +
+                        " entries but values has " + std::to_string(values.size()));
+  const void* p[3] = {rowptr.data(), colidx.data(), values.data()};
+  for (int a = 0; a < 3; ++a)
+    for (int b = a + 1; b < 3; ++b)
+      if (p[a] && p[a] == p[b]) throw invalid_value("tgb::import_device_csr: the same array was passed twice");
+  if (detail::misaligned(rowptr) || detail::misaligned(colidx) || detail::misaligned(values))
+    throw invalid_value("tgb::import_device_csr: the arrays must be aligned to 256 bytes, as cudaMalloc's are");
+  const offset_t nnz = static_cast<offset_t>(values.size());
+  if constexpr (detail::cuda::built) {
+    detail::guard_alloc([&] {
+      detail::cuda::check_csr_arrays(what, nrows, ncols, rowptr.data(), colidx.data(), nnz, current_stream());
+    });
+    return detail::guard_alloc([&] {
+      Matrix<T> m(nrows, ncols);
+      auto r = std::make_unique<detail::device_row_matrix<T>>();
+      // Nothing can fail from here on: the arrays move in.
+      r->nrows = nrows;
+      r->ncols = ncols;
+      r->nnz = nnz;
+      r->row_ptr = std::move(rowptr);
+      r->col = std::move(colidx);
+      r->values = std::move(values);
+      m.assign_device_rows(std::move(r));
+      return m;
+    });
+  } else {
+    (void)nnz;
+    throw not_implemented("tgb::import_device_csr: this build has no CUDA backend");
+  }
+}
+
+// Hands a device matrix's CSR arrays over (see the top of this file); A is
+// left 0 x 0.
+template <class T>
+device_csr_export<T> export_device_csr(Matrix<T>&& A) {
+  detail::check_device_csr_type<T>("export_device_csr");
+  if (A.location() != backend::cuda)
+    throw invalid_value("tgb::export_device_csr: A lives on the host; use export_csr, or move it with to()");
+  device_csr_export<T> out;
+  out.nrows = A.nrows();
+  out.ncols = A.ncols();
+  if constexpr (detail::cuda::built) {
+    std::unique_ptr<detail::device_row_matrix<T>> r;
+    if (!A.device_rows())
+      r = detail::guard_alloc([&] {
+        return std::make_unique<detail::device_row_matrix<T>>(detail::cuda::rows_of(A.device_tiles(), current_stream()));
+      });
+    Matrix<T> empty;  // the last step that can fail, before A is touched
+    Matrix<T> gone(std::move(A));
+    A = std::move(empty);
+    if (!r) r = std::move(gone).take_device_row_form();
+    out.rowptr = std::move(r->row_ptr);
+    out.colidx = std::move(r->col);
+    out.values = std::move(r->values);
+  }
+  return out;
+}
+
+// A view of a temporary would dangle.
+template <class T>
+void view_device_csr(const Matrix<T>&&) = delete;
+
+// A's device row form read in place (see the top of this file).
+template <class T>
+std::optional<csr_view<T>> view_device_csr(const Matrix<T>& A) {
+  if (A.location() != backend::cuda) return std::nullopt;
+  const detail::device_row_matrix<T>* r = A.device_rows();
+  if (!r) return std::nullopt;
+  return csr_view<T>{r->nrows, r->ncols, r->nnz, r->row_ptr.data(), r->col.data(), r->values.data()};
 }
 
 }  // namespace tgb

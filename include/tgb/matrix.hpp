@@ -554,6 +554,8 @@ class Matrix {
   // An expiring matrix's row form, handed over without a copy (null where it
   // is not stored so): export_csr's hook. What is left is only destroyed.
   std::unique_ptr<detail::csr_matrix<T>> take_row_form() && noexcept { return std::move(rows_); }
+  // The same for the device row form (export_device_csr's hook).
+  std::unique_ptr<detail::device_row_matrix<T>> take_device_row_form() && noexcept { return std::move(dev_rows_); }
   // The device tiles; a device matrix in rows has none (read it through
   // detail::device_tile_view, or device_rows()).
   const detail::device_tile_matrix<T>& device_tiles() const {

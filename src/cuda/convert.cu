@@ -8,6 +8,9 @@
 // host waits twice: once for the validation flags and the number of distinct
 // entries, once for the number of tiles.
 //
+// Adopted row arrays (import_device_csr) are only checked: row pointers,
+// columns in range and increasing within rows, one read-only pass each.
+//
 // To arrays: the scalar row pointers (scalar_row_ptr, shared with the row
 // path's CSR of B), then one warp per tile row writes its rows, columns and
 // values in CSR order (csr.cuh).
@@ -311,6 +314,58 @@ device_row_matrix<T> rows_of(const device_tile_matrix<T>& t, stream_t s) {
     csr::for_entries(t.pat, r.row_ptr.data(), store_entry<T>{t.values.data(), int_out{}, int_out_of(r.col.data()), r.values.data()}, s);
   check(cudaGetLastError(), "tiles to row form");
   return r;
+}
+
+namespace {
+// status[1]: the first entry not after the one before it in its row (it does
+// not start a row, and its column is not larger); status[2]: the first entry
+// with a column outside [0, ncols). The row pointers were checked first.
+__global__ void k_check_sorted_rows(offset_t n, index_t nrows, index_t ncols, const offset_t* rp,
+                                    const std::int32_t* col, unsigned long long* status) {
+  for (offset_t e = blockIdx.x * offset_t(blockDim.x) + threadIdx.x; e < n; e += offset_t(gridDim.x) * blockDim.x) {
+    const std::int32_t j = col[e];
+    if (j < 0 || j >= ncols) atomicMin(&status[2], (unsigned long long)e);
+    if (e == 0 || col[e - 1] < j) continue;
+    // Whether e starts a row: some rp[i] == e (a binary search; only the
+    // row boundaries and the errors get here).
+    index_t lo = 0, hi = nrows;  // rp[lo] <= e < rp[hi] holds for lo = 0 and hi = nrows
+    while (hi - lo > 1) {
+      const index_t mid = lo + (hi - lo) / 2;
+      if (rp[mid] <= e) lo = mid;
+      else hi = mid;
+    }
+    if (rp[lo] != e) atomicMin(&status[1], (unsigned long long)e);
+  }
+}
+}  // namespace
+
+void check_csr_arrays(const char* what, index_t nrows, index_t ncols, const offset_t* rowptr, const std::int32_t* col,
+                      offset_t nnz, stream_t s) {
+  check_device_pointer(rowptr, what, "rowptr");
+  if (nnz > 0) check_device_pointer(col, what, "column indices");
+  device_buffer<unsigned long long> status(4, s);
+  check(cudaMemsetAsync(status.data(), 0xFF, 4 * sizeof(unsigned long long), native(s)), "memset");
+  k_check_rowptr<<<grid_for(nrows + 1, kThreads), kThreads, 0, native(s)>>>(nrows, int_array_of(rowptr), nnz,
+                                                                             status.data());
+  check(cudaGetLastError(), what);
+  unsigned long long st[4];
+  copy_device_to_host(st, status.data(), sizeof st, s);
+  if (st[0] != kNone)
+    throw invalid_value(std::string("tgb: ") + what + ": row pointers must start at 0, never decrease and end at nnz = " +
+                        std::to_string(nnz) + " (row " + std::to_string(st[0]) + ")");
+  if (nnz == 0) return;
+  k_check_sorted_rows<<<grid_for(nnz, kThreads), kThreads, 0, native(s)>>>(nnz, nrows, ncols, rowptr, col,
+                                                                           status.data());
+  check(cudaGetLastError(), what);
+  copy_device_to_host(st, status.data(), sizeof st, s);
+  if (st[2] != kNone)
+    throw index_out_of_bounds(std::string("tgb: ") + what + ": column index " +
+                              std::to_string(read_back(col + st[2], s)) + " at position " + std::to_string(st[2]) +
+                              " is outside [0, " + std::to_string(ncols) + ")");
+  if (st[1] != kNone)
+    throw invalid_value(std::string("tgb: ") + what + ": the entry at position " + std::to_string(st[1]) +
+                        " does not come after the one before it in its row: rows must be sorted by column, "
+                        "without repeats");
 }
 
 namespace {

@@ -49,6 +49,17 @@ stream_scope::~stream_scope() { t_stream = previous_; }
 
 namespace detail {
 
+void device_held_change(std::ptrdiff_t delta) noexcept {
+  if (delta >= 0) {
+    const std::size_t now = g_in_use.fetch_add(std::size_t(delta)) + std::size_t(delta);
+    std::size_t peak = g_peak.load();
+    while (now > peak && !g_peak.compare_exchange_weak(peak, now)) {
+    }
+  } else {
+    g_in_use.fetch_sub(std::size_t(-delta));
+  }
+}
+
 void* device_allocate(std::size_t bytes, stream_t s, device_memory_resource** from) {
   device_memory_resource* r = get_device_memory_resource();
   void* p = r->allocate(bytes, s);
@@ -57,17 +68,15 @@ void* device_allocate(std::size_t bytes, stream_t s, device_memory_resource** fr
     throw panic("tgb: the device memory resource returned a block not aligned to 256 bytes");
   }
   *from = r;
-  const std::size_t now = g_in_use.fetch_add(bytes) + bytes;
-  std::size_t peak = g_peak.load();
-  while (now > peak && !g_peak.compare_exchange_weak(peak, now)) {
-  }
+  device_held_change(static_cast<std::ptrdiff_t>(bytes));
   return p;
 }
 
 void device_free(void* p, std::size_t bytes, stream_t s, device_memory_resource* from) noexcept {
   from->deallocate(p, bytes, s);
-  g_in_use.fetch_sub(bytes);
+  device_held_change(-static_cast<std::ptrdiff_t>(bytes));
 }
+
 
 void copy_host_to_device(void* dst, const void* src, std::size_t bytes, stream_t s) {
   cuda::check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, cuda::native(s)), "copy to device");

@@ -24,6 +24,7 @@ stream_scope::~stream_scope() = default;
 namespace detail {
 void* device_allocate(std::size_t, stream_t, device_memory_resource**) { no_cuda(); }
 void device_free(void*, std::size_t, stream_t, device_memory_resource*) noexcept {}
+void device_held_change(std::ptrdiff_t) noexcept {}
 void copy_host_to_device(void*, const void*, std::size_t, stream_t) { no_cuda(); }
 void copy_device_to_host(void*, const void*, std::size_t, stream_t) { no_cuda(); }
 void copy_device_to_device(void*, const void*, std::size_t, stream_t) { no_cuda(); }

@@ -315,3 +315,239 @@ TEST_CASE("device conversion, small cases for the sanitizers", "[cuda][convert][
   same_layout(Matrix<std::int32_t>::from_device_coo(5, 5, dr.p, dc.p, dv.p, 4, plus{}),
               Matrix<std::int32_t>::from_coo(5, 5, r, c, v, plus{}));
 }
+
+// ---- import_device_csr, export_device_csr, view_device_csr ---------------------
+namespace {
+
+// A device_array holding a copy of h (staged, so that std::vector<bool> works).
+template <class T>
+device_array<T> darray(const std::vector<T>& h) {
+  device_array<T> a(h.size());
+  std::unique_ptr<T[]> stage(new T[std::max<std::size_t>(h.size(), 1)]);
+  std::copy(h.begin(), h.end(), stage.get());
+  if (!h.empty()) REQUIRE(cudaMemcpy(a.data(), stage.get(), h.size() * sizeof(T), cudaMemcpyHostToDevice) == cudaSuccess);
+  return a;
+}
+template <class T>
+std::vector<T> hostvec(const T* p, std::size_t n) {
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+  std::unique_ptr<T[]> stage(new T[std::max<std::size_t>(n, 1)]);
+  if (n) REQUIRE(cudaMemcpy(stage.get(), p, n * sizeof(T), cudaMemcpyDeviceToHost) == cudaSuccess);
+  return std::vector<T>(stage.get(), stage.get() + n);
+}
+
+// The three arrays of a CSR in import_device_csr's types.
+template <class T>
+struct dcsr {
+  device_array<offset_t> rp;
+  device_array<std::int32_t> ci;
+  device_array<T> v;
+};
+template <class T>
+dcsr<T> dcsr_of(const std::vector<offset_t>& rp, const std::vector<std::int32_t>& ci, const std::vector<T>& v) {
+  return dcsr<T>{darray(rp), darray(ci), darray(v)};
+}
+template <class T>
+dcsr<T> dcsr_of(const Matrix<T>& m) {
+  const csr<T> c = m.to_csr();
+  return dcsr_of<T>(c.rowptr, std::vector<std::int32_t>(c.colidx.begin(), c.colidx.end()), c.values);
+}
+
+// A resource that frees nothing (for arrays adopted twice or misaligned ones
+// in the error cases; the test frees the memory itself).
+struct keep_resource final : device_memory_resource {
+  void* allocate(std::size_t, stream_t) override { throw out_of_memory("keep_resource allocates nothing"); }
+  void deallocate(void*, std::size_t, stream_t) noexcept override {}
+};
+
+template <class T>
+void import_round(std::mt19937_64& rng, index_t n, double density) {
+  const Matrix<T> ref = oracle::random_matrix<T>(rng, n, n, density);
+  const csr<T> c = ref.to_csr();
+  dcsr<T> a = dcsr_of(ref);
+  const offset_t* prp = a.rp.data();
+  const std::int32_t* pci = a.ci.data();
+  const T* pv = a.v.data();
+  const std::size_t held = device_bytes_in_use();
+  INFO(n << " x " << n << ", " << c.values.size() << " entries");
+  Matrix<T> M = import_device_csr<T>(n, n, std::move(a.rp), std::move(a.ci), std::move(a.v));
+  REQUIRE(M.location() == backend::cuda);
+  REQUIRE(device_bytes_in_use() == held);  // nothing allocated, nothing freed
+  REQUIRE(a.rp.data() == nullptr);
+  REQUIRE(a.v.size() == 0);
+  const auto view = view_device_csr(M);
+  REQUIRE(view);
+  REQUIRE(view->rowptr == prp);  // the very arrays
+  REQUIRE(view->colidx == pci);
+  REQUIRE(view->nnz == offset_t(c.values.size()));
+  if (!c.values.empty()) REQUIRE(view->values == pv);
+  REQUIRE(M.nvals() == ref.nvals());
+  REQUIRE(oracle::diff(oracle::to_map(oracle::on(M, backend::host)), oracle::to_map(ref)) == "");
+  // Operations read the adopted rows as any device matrix.
+  Matrix<T> G(n, n), H(n, n);
+  G.to(backend::cuda);
+  mxm(G, no_mask, no_accum, plus_times, M, M);
+  mxm(H, no_mask, no_accum, plus_times, ref, ref);
+  REQUIRE(oracle::diff(oracle::to_map(oracle::on(G, backend::host)), oracle::to_map(H)) == "");
+  // Back out: the same pointers, M left 0 x 0.
+  device_csr_export<T> out = export_device_csr(std::move(M));
+  REQUIRE(M.nrows() == 0);
+  REQUIRE(M.ncols() == 0);
+  REQUIRE(out.nrows == n);
+  REQUIRE(out.rowptr.data() == prp);
+  REQUIRE(out.colidx.data() == pci);
+  REQUIRE(hostvec(out.rowptr.data(), out.rowptr.size()) == c.rowptr);
+  REQUIRE(hostvec(out.colidx.data(), out.colidx.size()) ==
+          std::vector<std::int32_t>(c.colidx.begin(), c.colidx.end()));
+  REQUIRE(hostvec(out.values.data(), out.values.size()) == c.values);
+  // And in again.
+  Matrix<T> again = import_device_csr<T>(n, n, std::move(out.rowptr), std::move(out.colidx), std::move(out.values));
+  REQUIRE(oracle::diff(oracle::to_map(oracle::on(again, backend::host)), oracle::to_map(ref)) == "");
+  // A device matrix in tiles is converted on the way out.
+  Matrix<T> D = ref;
+  D.set_storage(storage_control::tiles);
+  D.to(backend::cuda);
+  REQUIRE(!view_device_csr(D));
+  device_csr_export<T> t = export_device_csr(std::move(D));
+  REQUIRE(D.nrows() == 0);
+  REQUIRE(hostvec(t.rowptr.data(), t.rowptr.size()) == c.rowptr);
+  REQUIRE(hostvec(t.colidx.data(), t.colidx.size()) == std::vector<std::int32_t>(c.colidx.begin(), c.colidx.end()));
+  REQUIRE(hostvec(t.values.data(), t.values.size()) == c.values);
+}
+
+}  // namespace
+
+TEST_CASE("import_device_csr adopts device arrays, export_device_csr hands them back", "[cuda][convert][import]") {
+  std::mt19937_64 rng(81);
+  for (index_t n : {index_t(0), index_t(1), index_t(17), index_t(300)}) {
+    import_round<double>(rng, n, 0.05);
+    import_round<std::int32_t>(rng, n, 0.3);
+    import_round<bool>(rng, n, 0.1);
+  }
+  // Memory the caller allocated with cudaMalloc, adopted with the default
+  // resource as its owner (cudaFreeAsync frees it with the matrix).
+  const std::vector<offset_t> rp = {0, 2, 2, 4, 5};  // 4 x 5: rows {3,4}, {}, {0,1}, {2}
+  const std::vector<std::int32_t> ci = {3, 4, 0, 1, 2};
+  const std::vector<float> v = {1, 2, 3, 4, 5};
+  offset_t* prp = nullptr;
+  std::int32_t* pci = nullptr;
+  float* pv = nullptr;
+  REQUIRE(cudaMalloc(&prp, rp.size() * sizeof(offset_t)) == cudaSuccess);
+  REQUIRE(cudaMalloc(&pci, ci.size() * sizeof(std::int32_t)) == cudaSuccess);
+  REQUIRE(cudaMalloc(&pv, v.size() * sizeof(float)) == cudaSuccess);
+  REQUIRE(cudaMemcpy(prp, rp.data(), rp.size() * sizeof(offset_t), cudaMemcpyHostToDevice) == cudaSuccess);
+  REQUIRE(cudaMemcpy(pci, ci.data(), ci.size() * sizeof(std::int32_t), cudaMemcpyHostToDevice) == cudaSuccess);
+  REQUIRE(cudaMemcpy(pv, v.data(), v.size() * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess);
+  const std::size_t held = device_bytes_in_use();
+  const std::size_t bytes = rp.size() * sizeof(offset_t) + ci.size() * sizeof(std::int32_t) + v.size() * sizeof(float);
+  {
+    device_memory_resource* owner = default_device_memory_resource();
+    Matrix<float> M = import_device_csr<float>(4, 5, device_array<offset_t>::adopt(prp, rp.size(), owner, nullptr),
+                                               device_array<std::int32_t>::adopt(pci, ci.size(), owner, nullptr),
+                                               device_array<float>::adopt(pv, v.size(), owner, nullptr));
+    REQUIRE(device_bytes_in_use() == held + bytes);  // counted as tgb's while the matrix holds it
+    REQUIRE(view_device_csr(M)->colidx == pci);
+    const Matrix<float> h = oracle::on(M, backend::host);
+    REQUIRE(h.get(0, 3) == 1.0f);
+    REQUIRE(h.get(0, 4) == 2.0f);
+    REQUIRE(h.get(2, 0) == 3.0f);
+    REQUIRE(h.get(2, 1) == 4.0f);
+    REQUIRE(h.get(3, 2) == 5.0f);
+    REQUIRE(h.nvals() == 5);
+  }
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+  REQUIRE(device_bytes_in_use() == held);
+  // release() gives the pointer up; the caller frees it as its resource would.
+  device_array<double> a(10);
+  device_memory_resource* from = a.resource();
+  REQUIRE(from != nullptr);
+  double* p = a.release();
+  REQUIRE(a.data() == nullptr);
+  REQUIRE(device_bytes_in_use() == held);
+  from->deallocate(p, 10 * sizeof(double), nullptr);
+}
+
+TEST_CASE("import_device_csr errors leave the caller's arrays as they were", "[cuda][convert][import][errors][sanitize]") {
+  // 4 x 5 with rows {3,4}, {}, {0,1}, {2}: valid, a row ending past the next one's start.
+  const std::vector<offset_t> rp = {0, 2, 2, 4, 5};
+  const std::vector<std::int32_t> ci = {3, 4, 0, 1, 2};
+  const std::vector<double> v = {1, 2, 3, 4, 5};
+  auto fails = [](auto&& f, dcsr<double>& a, const char* fragment, auto tag) {
+    using E = decltype(tag);
+    const offset_t* prp = a.rp.data();
+    const std::int32_t* pci = a.ci.data();
+    const double* pv = a.v.data();
+    const std::size_t nrp = a.rp.size(), nci = a.ci.size(), nv = a.v.size();
+    throws_with<E>([&] { f(a); }, fragment);
+    REQUIRE(a.rp.data() == prp);
+    REQUIRE(a.ci.data() == pci);
+    REQUIRE(a.v.data() == pv);
+    REQUIRE(a.rp.size() == nrp);
+    REQUIRE(a.ci.size() == nci);
+    REQUIRE(a.v.size() == nv);
+  };
+  auto import45 = [](dcsr<double>& a) {
+    (void)import_device_csr<double>(4, 5, std::move(a.rp), std::move(a.ci), std::move(a.v));
+  };
+  {
+    dcsr<double> a = dcsr_of<double>(rp, ci, v);
+    Matrix<double> ok = import_device_csr<double>(4, 5, std::move(a.rp), std::move(a.ci), std::move(a.v));
+    REQUIRE(ok.nvals() == 5);
+  }
+  {
+    dcsr<double> a = dcsr_of<double>(rp, ci, v);
+    fails([](dcsr<double>& b) { (void)import_device_csr<double>(5, 5, std::move(b.rp), std::move(b.ci), std::move(b.v)); },
+          a, "rowptr has 5 entries", invalid_value{""});
+    fails([](dcsr<double>& b) { (void)import_device_csr<double>(4, 3, std::move(b.rp), std::move(b.ci), std::move(b.v)); },
+          a, "column index 3 at position 0", index_out_of_bounds{""});
+  }
+  {
+    dcsr<double> a = dcsr_of<double>({1, 2, 2, 4, 5}, ci, v);
+    fails(import45, a, "row pointers must start at 0", invalid_value{""});
+  }
+  {
+    dcsr<double> a = dcsr_of<double>({0, 3, 2, 4, 5}, ci, v);
+    fails(import45, a, "(row 2)", invalid_value{""});
+  }
+  {
+    dcsr<double> a = dcsr_of<double>({0, 2, 2, 4, 4}, ci, v);  // ends before nnz
+    fails(import45, a, "end at nnz = 5", invalid_value{""});
+  }
+  {
+    dcsr<double> a = dcsr_of<double>(rp, {3, 4, 1, 0, 2}, v);  // row 2 unsorted
+    fails(import45, a, "position 3", invalid_value{""});
+  }
+  {
+    dcsr<double> a = dcsr_of<double>(rp, {3, 3, 0, 1, 2}, v);  // a repeat in row 0
+    fails(import45, a, "position 1", invalid_value{""});
+  }
+  {
+    dcsr<double> a = dcsr_of<double>(rp, {3, 4, 0, 1, -1}, v);
+    fails(import45, a, "column index -1", index_out_of_bounds{""});
+  }
+  {
+    dcsr<double> a = dcsr_of<double>(rp, ci, {1, 2, 3, 4});
+    fails(import45, a, "colidx has 5 entries but values has 4", invalid_value{""});
+  }
+  {
+    // The same memory as two arrays, and a misaligned one: adopted with a
+    // resource that frees nothing.
+    keep_resource keep;
+    double* raw = nullptr;
+    REQUIRE(cudaMalloc(&raw, 1024) == cudaSuccess);
+    dcsr<double> a = dcsr_of<double>(rp, ci, v);
+    device_array<double> other = device_array<double>::adopt(raw, 5, &keep, nullptr);
+    device_array<std::int32_t> same = device_array<std::int32_t>::adopt(reinterpret_cast<std::int32_t*>(raw), 5, &keep, nullptr);
+    REQUIRE_THROWS_AS(import_device_csr<double>(4, 5, std::move(a.rp), std::move(same), std::move(other)), invalid_value);
+    REQUIRE(same.data() == reinterpret_cast<std::int32_t*>(raw));
+    device_array<double> off = device_array<double>::adopt(raw + 1, 5, &keep, nullptr);
+    fails([&](dcsr<double>& b) { (void)import_device_csr<double>(4, 5, std::move(b.rp), std::move(b.ci), std::move(off)); },
+          a, "aligned to 256 bytes", invalid_value{""});
+    REQUIRE(off.data() == raw + 1);
+    REQUIRE(cudaFree(raw) == cudaSuccess);
+  }
+  // A host matrix has no device arrays to hand over.
+  Matrix<double> h = Matrix<double>::from_coo(2, 2, std::vector<index_t>{0}, std::vector<index_t>{1}, std::vector<double>{3.0}, first{});
+  REQUIRE_THROWS_AS(export_device_csr(std::move(h)), invalid_value);
+  REQUIRE(h.nvals() == 1);
+}

@@ -282,3 +282,22 @@ TEST_CASE("import_csr and export_csr under failing allocations: all or nothing, 
     }
   }
 }
+
+TEST_CASE("import_device_csr and export_device_csr: what needs a GPU, what a host matrix gets", "[import][device]") {
+  Matrix<double> h = Matrix<double>::from_coo(2, 3, std::vector<index_t>{0, 1}, std::vector<index_t>{2, 0}, std::vector<double>{1.5, 2.5}, first{});
+  device_array<offset_t> rp;
+  device_array<std::int32_t> ci;
+  device_array<double> v;
+  if (cuda_device_count() == 0) {
+    // No GPU (CI): the device forms say so and change nothing.
+    REQUIRE_THROWS_AS(import_device_csr<double>(0, 0, std::move(rp), std::move(ci), std::move(v)), not_implemented);
+    REQUIRE_THROWS_AS(export_device_csr(std::move(h)), not_implemented);
+  } else {
+    REQUIRE_THROWS_AS(import_device_csr<double>(2, 3, std::move(rp), std::move(ci), std::move(v)), invalid_value);
+    REQUIRE_THROWS_AS(export_device_csr(std::move(h)), invalid_value);  // a host matrix: export_csr
+  }
+  REQUIRE(h.nrows() == 2);
+  REQUIRE(h.nvals() == 2);
+  REQUIRE(!view_device_csr(h));
+  REQUIRE(view_csr(h).has_value() == (h.row_form() != nullptr));
+}

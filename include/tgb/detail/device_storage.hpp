@@ -18,6 +18,9 @@ namespace tgb::detail {
 // the memory goes back to that resource even if another is current by then.
 void* device_allocate(std::size_t bytes, stream_t s, device_memory_resource** from);  // throws out_of_memory
 void device_free(void* p, std::size_t bytes, stream_t s, device_memory_resource* from) noexcept;
+// Counts memory tgb did not allocate into (delta > 0: adopted) or out of
+// (delta < 0: handed over) the bytes it holds (device_bytes_in_use).
+void device_held_change(std::ptrdiff_t delta) noexcept;
 void copy_host_to_device(void* dst, const void* src, std::size_t bytes, stream_t s);
 void copy_device_to_host(void* dst, const void* src, std::size_t bytes, stream_t s);  // waits for it
 void copy_device_to_device(void* dst, const void* src, std::size_t bytes, stream_t s);
@@ -52,6 +55,32 @@ class device_buffer {
   T* data() const noexcept { return data_; }
   std::size_t size() const noexcept { return size_; }
   stream_t stream() const noexcept { return stream_; }  // the stream it is freed on
+  // The resource that frees the elements (null when empty).
+  device_memory_resource* resource() const noexcept { return from_; }
+
+  // Takes over n elements of device memory at p that `owner` frees (its
+  // deallocate(p, n * sizeof(T), s) once, on release); nothing is copied.
+  static device_buffer adopt(T* p, std::size_t n, device_memory_resource* owner, stream_t s) noexcept {
+    device_buffer b;
+    if (p && n) {
+      b.data_ = p;
+      b.size_ = n;
+      b.stream_ = s;
+      b.from_ = owner;
+      device_held_change(static_cast<std::ptrdiff_t>(n * sizeof(T)));
+    }
+    return b;
+  }
+  // Lets go of the elements without freeing them: whoever takes the pointer
+  // frees it as resource() would (read resource() first). Empty after.
+  T* release() noexcept {
+    T* p = data_;
+    if (p) device_held_change(-static_cast<std::ptrdiff_t>(size_ * sizeof(T)));
+    data_ = nullptr;
+    size_ = 0;
+    from_ = nullptr;
+    return p;
+  }
 
   static device_buffer from_host(const T* src, std::size_t n, stream_t s) {
     device_buffer b(n, s);

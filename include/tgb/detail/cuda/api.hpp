@@ -338,6 +338,12 @@ template <class T>
 device_tile_matrix<T> from_device_arrays(const char* what, bool csr, index_t nrows, index_t ncols, int_array rowptr,
                                          int_array rows, int_array cols, const T* values, offset_t n, int dup_code,
                                          stream_t s);
+// Checks row arrays in device memory as the device row form keeps them
+// (import_device_csr): nrows + 1 row pointers from 0 to nnz that never
+// decrease, nnz columns in [0, ncols) increasing within each row; throws
+// invalid_value or index_out_of_bounds (what names the caller). Waits.
+void check_csr_arrays(const char* what, index_t nrows, index_t ncols, const offset_t* rowptr, const std::int32_t* col,
+                      offset_t nnz, stream_t s);
 // Writes A's entries in row-major order into device arrays of A.nnz entries
 // (rowptr: nrows + 1): any of them may be null to skip it. Checks that the
 // index types hold the values; issued on s without waiting.
