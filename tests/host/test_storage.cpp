@@ -4,6 +4,7 @@
 // control, and hypersparse matrices whose memory follows their entries.
 #include <atomic>
 #include <memory_resource>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <string>
@@ -484,7 +485,8 @@ TEST_CASE("rows have 32-bit columns: wider matrices take tiles or hypersparse ro
   // hypersparse product renumbers B's columns to the ones it has.
   const index_t n = index_t(1) << 34, big = n - 1, mid = (index_t(1) << 31) + 17;
   REQUIRE_FALSE(detail::rows_fit(n));
-  const oracle::host_budget budget(std::size_t(1) << 20);
+  std::optional<oracle::host_budget> budget;
+  budget.emplace(std::size_t(1) << 20);
   // A chain through ids past 2^31 and 2^33, squared: hypersparse in, out.
   const std::vector<index_t> r{0, big, 7, 3, mid}, c{big, mid, 3, 7, 5};
   const std::vector<double> v{2, 3, 5, 7, 11};
@@ -505,7 +507,7 @@ TEST_CASE("rows have 32-bit columns: wider matrices take tiles or hypersparse ro
   Matrix<double> FG(64, n);
   mxm(FG, no_mask, no_accum, plus_times, F, G);
   CHECK(oracle::to_map(FG) == oracle::dmap<double>{{{1, mid}, 6.0}, {{63, 3}, 15.0}});
-  set_host_memory_resource(guard.prev);
+  budget.reset();  // the budget ends here
 
   // A short wide matrix: from_csr and from_coo store tiles, never rows.
   const std::vector<offset_t> rp{0, 2, 2, 3};
