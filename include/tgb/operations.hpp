@@ -561,6 +561,12 @@ void apply_index(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Inde
   const backend where = detail::unary_residence("apply_index", C, mask, A, desc);
   if (where == backend::cuda) return detail::apply_index_cuda(C, mask, accum, f, A, thunk, desc);
   detail::guard_alloc([&] {
+    // A in hypersparse rows: over its listed rows (as apply), with i and j
+    // read from op(A)'s own lists.
+    if (const auto* h = A.hyper_form()) {
+      const detail::host::hyper_view<TA> a(*h, desc.transpose_a);
+      return detail::host::writeback_hyper(C, mask, accum, desc.replace, detail::host::apply_index<TC>(*a, f, thunk));
+    }
     auto M = detail::host::make_mask(mask, C.nrows(), C.ncols());
     detail::oriented<TA> a(A, desc.transpose_a);
     auto T = detail::host::apply_index<TC>(*a, f, thunk);

@@ -1,6 +1,6 @@
 // Hypersparse rows under masks and accumulators (include/tgb/detail/host/
 // hyper_ops.hpp, hyper_masked_writeback; mxm_hyper): element-wise
-// operations, the union, apply, select, transpose and mxm with every operand, mask and output in
+// operations, the union, apply, apply_index, select, transpose and mxm with every operand, mask and output in
 // hypersparse rows must equal the same operations on tiles in every mask
 // mode, with and without replace and an accumulator; and on a graph of 10^9
 // vertices they must run in memory that follows the entries.
@@ -105,6 +105,12 @@ TEST_CASE("hypersparse rows: masked and accumulated operations equal tiles' in e
     select(C, mk, acc, triu{}, pick(t, A, At), 1, d);
   }, "select triu");
   same_as_tiles(C0, M, [&](Matrix<double>& C, const auto& mk, const auto& acc, descriptor d, bool t) {
+    apply_index(C, mk, acc, diagindex{}, pick(t, A, At), 2, d);
+  }, "apply_index diagindex");
+  same_as_tiles(C0, M, [&](Matrix<double>& C, const auto& mk, const auto& acc, descriptor d, bool t) {
+    apply_index(C, mk, acc, rowindex{}, pick(t, A, At), -1, d.with_transpose_a());
+  }, "apply_index rowindex, A transposed");
+  same_as_tiles(C0, M, [&](Matrix<double>& C, const auto& mk, const auto& acc, descriptor d, bool t) {
     select(C, mk, acc, value_gt{}, pick(t, A, At), 3.0, d.with_transpose_a());
   }, "select value_gt, A transposed");
   same_as_tiles(C0, M, [&](Matrix<double>& C, const auto& mk, const auto& acc, descriptor d, bool t) {
@@ -191,6 +197,16 @@ TEST_CASE("hypersparse rows: masked operations on a 10^9-vertex graph in memory 
   CHECK(oracle::to_map(T) == oracle::dmap<double>{{{0, 1000000000}, 6.0}, {{1000000000, 5}, 5.0},
                                                   {{3, 7}, 2.0}, {{7, 3}, 1.0}});
   CHECK(T.form() == storage_form::hyper);
+  // Index-unary values over the listed rows: colindex + 1 everywhere, then
+  // rowindex of G' added under G's structure (the 3-7 pair).
+  Matrix<std::int64_t> X(n, n);
+  apply_index(X, no_mask, no_accum, colindex{}, G, 1);
+  CHECK(X.form() == storage_form::hyper);
+  CHECK(oracle::to_map(X) == oracle::dmap<std::int64_t>{{{0, 1000000000}, 1000000001}, {{1000000000, 5}, 6},
+                                                        {{3, 7}, 8}, {{7, 3}, 4}});
+  apply_index(X, structure(G), plus{}, rowindex{}, G, 0, descriptor{}.with_transpose_a());
+  CHECK(oracle::to_map(X) == oracle::dmap<std::int64_t>{{{0, 1000000000}, 1000000001}, {{1000000000, 5}, 6},
+                                                        {{3, 7}, 11}, {{7, 3}, 11}});
   // Products under masks in hypersparse rows: G G has (0,5), (3,3), (7,7);
   // G G' and G' G only their diagonals.
   Matrix<bool> D(n, n);

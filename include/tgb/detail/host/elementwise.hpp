@@ -161,6 +161,21 @@ hyper_matrix<TC> apply(const hyper_matrix<TA>& A, const F& f) {
   return T;
 }
 
+// Hypersparse rows, values f(a, i, j, thunk) in TC: the listed rows only,
+// so the cost follows the entries, not the dimension.
+template <class TC, class TA, class F, class Y>
+hyper_matrix<TC> apply_index(const hyper_matrix<TA>& A, const F& f, const Y& thunk) {
+  hyper_matrix<TC> T;
+  T.p = A.p;
+  T.values = buffer<TC>(A.values.size());
+  const index_t nvec = A.p.nvec();
+#pragma omp parallel for schedule(dynamic, 256) if (A.values.size() > 65536)
+  for (index_t k = 0; k < nvec; ++k)
+    for (offset_t e = A.p.ptr[k]; e < A.p.ptr[k + 1]; ++e)
+      T.values[e] = cast<TC>(f(A.values[e], A.p.row[k], A.p.colidx[e], thunk));
+  return T;
+}
+
 // Union (add = true) or intersection of two row forms of one shape; op where
 // both are stored, cast through op's domain as the tile routine does.
 template <class TC, class TA, class TB, class Op>
