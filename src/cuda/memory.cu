@@ -5,6 +5,7 @@
 #include <atomic>
 #include <string>
 
+#include "tgb/backend.hpp"
 #include "tgb/detail/cuda/common.cuh"
 
 namespace tgb {
@@ -20,6 +21,10 @@ class async_pool_resource final : public device_memory_resource {
       cudaGetLastError();
       if (e == cudaErrorMemoryAllocation)
         throw out_of_memory("tgb: device out of memory (" + std::to_string(bytes) + " bytes requested)");
+      // No usable GPU is the caller's situation, not a fault of tgb: say so as
+      // the build without the CUDA backend does.
+      if (cuda_device_count() == 0)
+        throw not_implemented("tgb: cannot allocate device memory: " + cuda_device_description());
       throw panic(std::string("tgb: cudaMallocAsync failed: ") + cudaGetErrorString(e));
     }
     return p;

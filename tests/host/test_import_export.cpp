@@ -292,7 +292,11 @@ TEST_CASE("import_device_csr and export_device_csr: what needs a GPU, what a hos
     // No GPU (CI): the device forms say so and change nothing.
     REQUIRE_THROWS_AS(import_device_csr<double>(0, 0, std::move(rp), std::move(ci), std::move(v)), not_implemented);
     REQUIRE_THROWS_AS(export_device_csr(std::move(h)), not_implemented);
+    // Device memory itself: the same error on a CUDA build without a GPU as
+    // on a build without the CUDA backend, never a panic.
+    REQUIRE_THROWS_AS(device_array<double>(3), not_implemented);
   } else {
+    REQUIRE(device_array<double>(3).size() == 3);
     REQUIRE_THROWS_AS(import_device_csr<double>(2, 3, std::move(rp), std::move(ci), std::move(v)), invalid_value);
     REQUIRE_THROWS_AS(export_device_csr(std::move(h)), invalid_value);  // a host matrix: export_csr
   }
