@@ -3,6 +3,7 @@
 #include <numeric>
 #include <string>
 
+#include "tgb/detail/tile/bits.hpp"
 #include "tgb/matrix.hpp"
 
 namespace tgb::detail {
@@ -69,29 +70,65 @@ void sort_csr_rows(index_t nrows, index_t, const offset_t* rowptr, buffer<row_co
   colidx.swap(sorted);
 }
 
+// Tile by tile: tile (I, J) becomes tile (J, I) with its 16 x 16 bits
+// transposed, so no CSR copy and no sort. T's tiles of a tile row come out
+// in increasing tile column (A's tile rows are visited in order), and the
+// entries of each transposed row in increasing column (A's rows in order).
 tile_pattern transpose_pattern(const tile_pattern& a, buffer<offset_t>& gather) {
-  buffer<offset_t> rp, src;
-  buffer<index_t> ci;
-  pattern_to_csr(a, rp, ci, src);
-  // Counting sort by column: rows come out increasing within each column.
-  buffer<offset_t> tp(static_cast<std::size_t>(a.ncols) + 1, offset_t(0));
-  for (std::size_t p = 0; p < ci.size(); ++p) ++tp[ci[p] + 1];
-  for (index_t j = 0; j < a.ncols; ++j) tp[j + 1] += tp[j];
-  buffer<index_t> tcol(ci.size());
-  buffer<offset_t> tsrc(ci.size());
+  const index_t tm = a.tile_rows(), tn = a.tile_cols();
+  const offset_t nt = a.ntiles();
+  tile_pattern t;
+  t.nrows = a.ncols;
+  t.ncols = a.nrows;
+  t.tile_ptr = buffer<offset_t>(static_cast<std::size_t>(tn) + 1, offset_t(0));
+  for (offset_t k = 0; k < nt; ++k) ++t.tile_ptr[a.tile_col[k] + 1];
+  for (index_t J = 0; J < tn; ++J) t.tile_ptr[J + 1] += t.tile_ptr[J];
+  t.tile_col = buffer<tile_index_t>(static_cast<std::size_t>(nt));
+  buffer<offset_t> from(static_cast<std::size_t>(nt));  // the source tile of each tile of T
   {
-    buffer<offset_t> next(tp);
-    for (index_t i = 0; i < a.nrows; ++i)
-      for (offset_t p = rp[i]; p < rp[i + 1]; ++p) {
-        const offset_t q = next[ci[p]]++;
-        tcol[q] = i;
-        tsrc[q] = src[p];
+    buffer<offset_t> next(static_cast<std::size_t>(tn) + 1);
+    std::copy(t.tile_ptr.begin(), t.tile_ptr.end(), next.begin());
+    for (index_t I = 0; I < tm; ++I)
+      for (offset_t k = a.tile_ptr[I]; k < a.tile_ptr[I + 1]; ++k) {
+        const offset_t q = next[a.tile_col[k]]++;
+        t.tile_col[q] = static_cast<tile_index_t>(I);
+        from[q] = k;
       }
   }
-  buffer<offset_t> perm;
-  tile_pattern t = pattern_from_sorted_csr(a.ncols, a.nrows, tp.data(), tcol.data(), perm);
-  gather = buffer<offset_t>(perm.size());
-  for (std::size_t e = 0; e < perm.size(); ++e) gather[e] = tsrc[perm[e]];
+  t.tile_offset = buffer<offset_t>(static_cast<std::size_t>(nt) + 1);
+  t.tile_offset[0] = 0;
+  for (offset_t q = 0; q < nt; ++q)
+    t.tile_offset[q + 1] = t.tile_offset[q] + (a.tile_offset[from[q] + 1] - a.tile_offset[from[q]]);
+  t.row_ptr = buffer<std::uint8_t>(static_cast<std::size_t>(16 * nt));
+  t.row_mask = buffer<row_bits>(static_cast<std::size_t>(16 * nt));
+  t.col_idx = buffer<std::uint8_t>(static_cast<std::size_t>(a.nnz()));
+  gather = buffer<offset_t>(static_cast<std::size_t>(a.nnz()));
+#pragma omp parallel for schedule(static, 256) if (nt > kParallelTiles && a.nnz() >= kParallelEntries)
+  for (offset_t q = 0; q < nt; ++q) {
+    const offset_t k = from[q], base = a.tile_offset[k], tbase = t.tile_offset[q];
+    const row_bits* bits = a.row_mask.data() + 16 * k;
+    const std::uint8_t* rp = a.row_ptr.data() + 16 * k;
+    const std::uint8_t* ci = a.col_idx.data() + base;
+    std::uint32_t tb[tile_dim] = {};
+    for (int r = 0; r < tile_dim; ++r)
+      for (std::uint32_t x = bits[r]; x; x &= x - 1) tb[tile::lowest_bit(x)] |= 1u << r;
+    int cur[tile_dim];
+    int start = 0;
+    for (int c = 0; c < tile_dim; ++c) {
+      t.row_mask[16 * q + c] = static_cast<row_bits>(tb[c]);
+      t.row_ptr[16 * q + c] = static_cast<std::uint8_t>(start);
+      cur[c] = start;
+      start += tile::popcount16(tb[c]);
+    }
+    for (int r = 0; r < tile_dim; ++r) {
+      const int e1 = rp[r] + tile::popcount16(bits[r]);
+      for (int e = rp[r]; e < e1; ++e) {
+        const int d = cur[ci[e]]++;
+        t.col_idx[tbase + d] = static_cast<std::uint8_t>(r);
+        gather[tbase + d] = base + e;
+      }
+    }
+  }
   return t;
 }
 

@@ -15,7 +15,7 @@ namespace {
 // Row counts from row bits (the pattern's own, or a mask's).
 void counts_from_bits(const tile_pattern& p, const row_bits* bits, offset_t* rp) {
   const index_t tm = p.tile_rows();
-#pragma omp parallel for schedule(dynamic, 64) if (tm > kParallelRows)
+#pragma omp parallel for schedule(dynamic, 64) if (tm > kParallelRows && p.nnz() >= kParallelEntries)
   for (index_t I = 0; I < tm; ++I) {
     const int nr = static_cast<int>(std::min<index_t>(tile_dim, p.nrows - I * tile_dim));
     offset_t n[tile_dim] = {};
@@ -42,7 +42,7 @@ void counts_from_bits(const tile_pattern& p, const row_bits* bits, offset_t* rp)
 void fill_from_bits(const tile_pattern& p, const row_bits* bits, const offset_t* rp, row_col_t* ci, offset_t* src) {
   const index_t tm = p.tile_rows();
   const bool own = bits == p.row_mask.data();
-#pragma omp parallel for schedule(dynamic, 64) if (tm > kParallelRows)
+#pragma omp parallel for schedule(dynamic, 64) if (tm > kParallelRows && p.nnz() >= kParallelEntries)
   for (index_t I = 0; I < tm; ++I) {
     offset_t out[tile_dim];
     const int nr = static_cast<int>(std::min<index_t>(tile_dim, p.nrows - I * tile_dim));

@@ -26,6 +26,11 @@ using tile::row_bits;
 // than it saves, and many small regions crawl when cores are oversubscribed.
 inline constexpr index_t kParallelRows = 64;     // tile rows
 inline constexpr offset_t kParallelTiles = 4096;  // tiles, or rows
+// A conversion between forms also needs this many entries: its passes do a
+// few operations per entry, less than the wake-up of sleeping threads costs
+// (tens of microseconds) below this (an empty 5,000-row matrix put in rows
+// took two parallel regions).
+inline constexpr offset_t kParallelEntries = offset_t(1) << 17;
 
 inline index_t tiles_for(index_t n) { return (n + tile_dim - 1) >> tile_shift; }
 
