@@ -147,6 +147,21 @@ void ewise_vector_host(const char* op, bool add, Vector<TW>& w, const Mask& mask
       return vector_finish(op, w, mask, accum, desc.replace,
                            host::sparse_union<TW>(*u.sparse(), *v.sparse(), f, [](D x, bool) { return x; }));
     }
+    // One sparse operand and one held as a bitmap: the bitmap copied, the
+    // sparse entries merged into it.
+    if (add && (u.sparse() != nullptr) != (v.sparse() != nullptr)) {
+      using D = op_domain_t<Op, TU, TV>;
+      auto lone = [](auto x) { return cast<D>(x); };
+      if (u.sparse())
+        return vector_finish(op, w, mask, accum, desc.replace,
+                             host::union_sparse_bitmap<TW>(*u.sparse(), v.bitmap(),
+                                                           [&f](TU x, TV y) { return f(cast<D>(x), cast<D>(y)); },
+                                                           lone, lone));
+      return vector_finish(op, w, mask, accum, desc.replace,
+                           host::union_sparse_bitmap<TW>(*v.sparse(), u.bitmap(),
+                                                         [&f](TV y, TU x) { return f(cast<D>(x), cast<D>(y)); },
+                                                         lone, lone));
+    }
     vector_finish(op, w, mask, accum, desc.replace, host::vector_ewise<TW>(u.bitmap(), v.bitmap(), f, add));
   });
 }
@@ -367,6 +382,25 @@ void ewise_union(Vector<TW>& w, const Mask& mask, const Accum& accum, const Op& 
           "ewise_union", w, mask, accum, desc.replace,
           detail::host::sparse_union<TW>(*u.sparse(), *v.sparse(), op,
                                          [&op, a, b](D x, bool of_u) { return of_u ? op(x, b) : op(a, x); }));
+    }
+    // One sparse operand and one held as a bitmap (Bellman-Ford's frontier
+    // against its distances): the bitmap copied, the sparse entries merged in.
+    if ((u.sparse() != nullptr) != (v.sparse() != nullptr)) {
+      using D = detail::op_domain_t<Op, TU, TV>;
+      const D a = detail::cast<D>(alpha), b = detail::cast<D>(beta);
+      auto both = [&op](auto x, auto y) { return op(detail::cast<D>(x), detail::cast<D>(y)); };
+      if (u.sparse())
+        return detail::vector_finish(
+            "ewise_union", w, mask, accum, desc.replace,
+            detail::host::union_sparse_bitmap<TW>(
+                *u.sparse(), v.bitmap(), both, [&op, b](TU x) { return op(detail::cast<D>(x), b); },
+                [&op, a](TV y) { return op(a, detail::cast<D>(y)); }));
+      return detail::vector_finish(
+          "ewise_union", w, mask, accum, desc.replace,
+          detail::host::union_sparse_bitmap<TW>(
+              *v.sparse(), u.bitmap(), [&op](TV y, TU x) { return op(detail::cast<D>(x), detail::cast<D>(y)); },
+              [&op, a](TV y) { return op(a, detail::cast<D>(y)); },
+              [&op, b](TU x) { return op(detail::cast<D>(x), b); }));
     }
     detail::vector_finish("ewise_union", w, mask, accum, desc.replace,
                           detail::host::vector_ewise_union<TW>(u.bitmap(), alpha, v.bitmap(), beta, op));

@@ -181,6 +181,44 @@ TEST_CASE("Operations on sparse vectors: results by hand and the forms they leav
   select(t, no_mask, no_accum, value_gt{}, t, 50);
   CHECK(show(to_vmap(t)) == show(vmap<std::int64_t>{{12, 100}}));
   CHECK(reduce(min_monoid{}, Vector<std::int64_t>(n)) == min_monoid{}.identity<std::int64_t>());
+
+  // A sparse operand against one held as a bitmap (the union copies the
+  // bitmap and merges the sparse entries in), in both orders, through the
+  // operator's domain: lt on doubles 2.5 < 2.75 into bool, minus on the
+  // doubles cast to int64 after.
+  Vector<double> s(n), d(n);
+  s.set(3, 2.5), s.set(10, 4.0), s.set(199, -1.0);
+  for (index_t i = 0; i < n; i += 3) d.set(i, 2.75);  // 0, 3, ..., 198: not 10 or 199
+  s.set_form(vector_form::sparse);
+  d.set_form(vector_form::bitmap);
+  Vector<bool> lt_sd(n), lt_ds(n);
+  ewise_union(lt_sd, no_mask, no_accum, lt{}, s, 100.0, d, 3.0);  // s < d, s alone: s < 3, d alone: 100 < d
+  CHECK(lt_sd.nvals() == 69);  // d's 67 positions, 10 and 199
+  CHECK(lt_sd.get(3) == std::optional<bool>(true));     // 2.5 < 2.75
+  CHECK(lt_sd.get(10) == std::optional<bool>(false));    // 4 < 3
+  CHECK(lt_sd.get(199) == std::optional<bool>(true));   // -1 < 3
+  CHECK(lt_sd.get(6) == std::optional<bool>(false));    // 100 < 2.75
+  CHECK(!lt_sd.get(4));
+  ewise_union(lt_ds, no_mask, no_accum, lt{}, d, 3.0, s, 100.0);  // d < s, d alone: d < 100, s alone: 3 < s
+  CHECK(lt_ds.nvals() == 69);
+  CHECK(lt_ds.get(3) == std::optional<bool>(false));    // 2.75 < 2.5
+  CHECK(lt_ds.get(10) == std::optional<bool>(true));     // 3 < 4
+  CHECK(lt_ds.get(199) == std::optional<bool>(false));  // 3 < -1
+  CHECK(lt_ds.get(6) == std::optional<bool>(true));     // 2.75 < 100
+  Vector<std::int64_t> diff(n);
+  ewise_add(diff, no_mask, no_accum, minus{}, s, d);  // minus on doubles: 2.5 - 2.75 = -0.25, then 0 in int64
+  CHECK(diff.nvals() == 69);
+  CHECK(diff.get(3) == std::optional<std::int64_t>(0));
+  CHECK(diff.get(10) == std::optional<std::int64_t>(4));
+  CHECK(diff.get(199) == std::optional<std::int64_t>(-1));
+  CHECK(diff.get(6) == std::optional<std::int64_t>(2));
+  ewise_add(diff, no_mask, no_accum, minus{}, d, s);  // 2.75 - 2.5 = 0.25: 0
+  CHECK(diff.get(3) == std::optional<std::int64_t>(0));
+  CHECK(diff.get(10) == std::optional<std::int64_t>(4));
+  ewise_union(diff, no_mask, no_accum, minus{}, d, 0.5, s, 10.0);  // 2.75 - 2.5; d - 10; 0.5 - s
+  CHECK(diff.get(10) == std::optional<std::int64_t>(-3));    // 0.5 - 4 = -3.5
+  CHECK(diff.get(199) == std::optional<std::int64_t>(1));   // 0.5 + 1 = 1.5
+  CHECK(diff.get(6) == std::optional<std::int64_t>(-7));    // 2.75 - 10 = -7.25
 }
 
 TEST_CASE("Sparse vector operations leave w unchanged when an allocation fails", "[vector][forms][oom]") {

@@ -9,7 +9,8 @@
 // iteration is
 //   w = PR ./ outdeg                     (ewise_mult, non-dangling vertices only)
 //   t = A' plus.second w                 (mxv: a pull, each vertex summing its
-//                                         in-neighbours' shares in order)
+//                                         in-neighbours' shares, in four
+//                                         partial sums on long rows)
 //   PR = c, then PR += d * t             (assign, apply with accumulator)
 // where c = (1 - d) / n + d / n * (sum of PR - sum of PR over non-dangling).
 //

@@ -18,8 +18,16 @@
 
 namespace tgb::detail::host {
 
-// Below this many elements a vector loop runs on one thread.
+// The block of positions a reduction folds alone (vector_sparse.hpp's
+// sparse_reduce folds in the same blocks, so a sum does not depend on the form).
 inline constexpr index_t kParallelVector = index_t(1) << 16;
+// A vector pass runs in parallel from two blocks on: a parallel region costs
+// a wake-up of the sleeping threads (tens of microseconds under
+// OMP_WAIT_POLICY=passive, as much as one thread's pass over 10^5 bytes), so
+// each thread should get a block at least (SuiteSparse's rule is the same:
+// one thread per 64K of work). Bellman-Ford on a road graph of 1.1 * 10^5
+// vertices runs ~950 rounds of such passes.
+inline constexpr index_t kParallelVectorPass = 2 * kParallelVector;
 
 // ---- masks ------------------------------------------------------------------
 struct vector_no_mask {
@@ -91,7 +99,7 @@ raw_out<T> raw(vector_bitmap<T>& b) {
 template <class F>
 index_t fill_count(index_t n, const F& f) {
   index_t k = 0;
-#pragma omp parallel reduction(+ : k) if (n > kParallelVector)
+#pragma omp parallel reduction(+ : k) if (n >= kParallelVectorPass)
   {
     const F g = f;
 #pragma omp for schedule(static)
@@ -117,7 +125,7 @@ index_t fill_count_present(index_t n, const std::uint8_t* a, const std::uint8_t*
   };
   const index_t words = n / 8;
   index_t k = 0;
-#pragma omp parallel reduction(+ : k) if (n > kParallelVector)
+#pragma omp parallel reduction(+ : k) if (n >= kParallelVectorPass)
   {
     const F g = f;
     auto call = [&g](index_t i, auto dense) {
@@ -281,7 +289,7 @@ vector_bitmap<TW> vector_assign(const vector_bitmap<TW>& w, const Mask& mask, co
   vector_bitmap<TW> z = w;  // O(n) copy; the bitmap form has no cheaper way
   const index_t len = I.count(w.n);
   index_t delta = 0;
-#pragma omp parallel for reduction(+ : delta) schedule(static) if (len > kParallelVector)
+#pragma omp parallel for reduction(+ : delta) schedule(static) if (len >= kParallelVectorPass)
   for (index_t k = 0; k < len; ++k) {
     const index_t i = I[k];
     TW x{};
@@ -328,7 +336,7 @@ bool vector_assign_dense(vector_bitmap<TW>& w, const Accum& accum, const Src& sr
   const index_t n = w.n;
   if (has_accum && w.nvals != n) return false;
   TW* const v = w.values.data();
-#pragma omp parallel if (n > kParallelVector)
+#pragma omp parallel if (n >= kParallelVectorPass)
   {
     const Src g = src;
 #pragma omp for schedule(static)
@@ -392,7 +400,7 @@ void vector_assign_all(vector_bitmap<TW>& w, const Mask& mask, const Accum& accu
       const bool by_values = std::is_same_v<U, bool> && !mask.structural;
       const index_t words = n / 8;
       const std::uint8_t* const held_p = w.present.data();
-#pragma omp parallel reduction(+ : delta) if (n > kParallelVector)
+#pragma omp parallel reduction(+ : delta) if (n >= kParallelVectorPass)
       {
         const auto mine = at;
 #pragma omp for schedule(static)
@@ -411,7 +419,7 @@ void vector_assign_all(vector_bitmap<TW>& w, const Mask& mask, const Accum& accu
       return;
     }
   }
-#pragma omp parallel reduction(+ : delta) if (n > kParallelVector)
+#pragma omp parallel reduction(+ : delta) if (n >= kParallelVectorPass)
   {
     const auto mine = at;
 #pragma omp for schedule(static)
@@ -448,7 +456,7 @@ TS vector_reduce(const vector_bitmap<TU>& u, const Monoid& m, bool& has) {
   buffer<std::uint8_t> part_has(static_cast<std::size_t>(nchunks), std::uint8_t(0));
   const bool full = u.nvals == u.n;
   const TU* const uv = u.values.data();
-#pragma omp parallel for schedule(dynamic, 1) if (nchunks > 1)
+#pragma omp parallel for schedule(dynamic, 1) if (u.n >= kParallelVectorPass)
   for (index_t c = 0; c < nchunks; ++c) {
     const index_t e = std::min(u.n, (c + 1) * chunk);
     if (full) {  // every position stored: no presence tests, the same order

@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -36,7 +37,7 @@ template <class F>
 buffer<row_bits> block_words(index_t n, const F& has) {
   const index_t nb = tiles_for(n);
   buffer<row_bits> b(static_cast<std::size_t>(nb));
-#pragma omp parallel for schedule(static) if (n > kParallelVector)
+#pragma omp parallel for schedule(static) if (n >= kParallelVectorPass)
   for (index_t B = 0; B < nb; ++B) {
     const int len = static_cast<int>(std::min<index_t>(tile_dim, n - B * tile_dim));
     unsigned bits = 0;
@@ -172,6 +173,44 @@ vector_bitmap<TW> vxm_push(const tile_matrix<TA>& A, const vector_bitmap<TU>& u,
 
 // ---- rows (host::row_list) -----------------------------------------------------
 
+// Monoids whose sum can never be terminal in TW: a row's fold may then run
+// in several independent partial sums (lanes) instead of one chain, each a
+// latency-bound add per entry. The lanes are fixed per row (entry q goes to
+// lane q mod 4 of the row's first 4 * (len / 4) entries), so the result does
+// not depend on the thread count; a floating-point sum is rounded in that
+// order, not left to right (GraphBLAS leaves a monoid's order open;
+// SuiteSparse's vectorized kernels reassociate too).
+template <class Monoid, class TW>
+inline constexpr bool lane_fold_v =
+    (std::is_same_v<Monoid, plus_monoid> && !is_bool_v<TW>) ||
+    (std::is_same_v<Monoid, times_monoid> && std::is_floating_point_v<TW>);
+
+// The fold of mul over a row's entries [q, qe), q < qe, every column stored.
+template <class TW, bool MatrixFirst, class Col, class TA, class TU, class Semiring>
+inline TW fold_full_row(const Semiring& s, const Col* col, const TA* val, const TU* uv, offset_t q, offset_t qe) {
+  auto v = [&](offset_t e) { return multiply<MatrixFirst>(s, cast<TW>(val[e]), cast<TW>(uv[col[e]])); };
+  TW acc;
+  if constexpr (lane_fold_v<std::decay_t<decltype(s.add)>, TW>) {
+    if (qe - q >= 8) {
+      TW l0 = v(q), l1 = v(q + 1), l2 = v(q + 2), l3 = v(q + 3);
+      for (q += 4; q + 4 <= qe; q += 4) {
+        l0 = static_cast<TW>(s.add(l0, v(q)));
+        l1 = static_cast<TW>(s.add(l1, v(q + 1)));
+        l2 = static_cast<TW>(s.add(l2, v(q + 2)));
+        l3 = static_cast<TW>(s.add(l3, v(q + 3)));
+      }
+      acc = static_cast<TW>(s.add(static_cast<TW>(s.add(l0, l1)), static_cast<TW>(s.add(l2, l3))));
+    } else {
+      acc = v(q++);
+    }
+    for (; q < qe; ++q) acc = static_cast<TW>(s.add(acc, v(q)));
+  } else {
+    acc = v(q);
+    for (++q; q < qe && !s.add.is_terminal(acc); ++q) acc = static_cast<TW>(s.add(acc, v(q)));
+  }
+  return acc;
+}
+
 template <class TW, bool MatrixFirst, bool Full, class Col, class TA, class TU, class Semiring, class Mask>
 vector_bitmap<TW> mxv_pull_rows(const row_list<Col, TA>& A, const vector_bitmap<TU>& u, const Semiring& s,
                                 const Mask& mask, vector_bitmap<TW>&& w) {
@@ -190,11 +229,20 @@ vector_bitmap<TW> mxv_pull_rows(const row_list<Col, TA>& A, const vector_bitmap<
     for (index_t k = 0; k < a.nvec; ++k) {
       const index_t i = a.id(k);
       if (!m(i)) continue;
+      if constexpr (Full) {
+        // Every column stored: the row's fold, no presence test.
+        const offset_t q = a.ptr[k], qe = a.ptr[k + 1];
+        if (q == qe) continue;
+        wv[i] = fold_full_row<TW, MatrixFirst>(s, a.col, a.val, uv, q, qe);
+        wp[i] = 1;
+        ++count;
+        continue;
+      }
       TW acc{};
       bool has = false;
       for (offset_t q = a.ptr[k], qe = a.ptr[k + 1]; q < qe; ++q) {
         const index_t c = static_cast<index_t>(a.col[q]);
-        if (!Full && !up[c]) continue;
+        if (!up[c]) continue;
         const TW v = multiply<MatrixFirst>(s, cast<TW>(a.val[q]), cast<TW>(uv[c]));
         acc = has ? static_cast<TW>(s.add(acc, v)) : v;
         has = true;

@@ -121,6 +121,45 @@ vector_sparse<TW> sparse_union(const vector_sparse<TU>& u, const vector_sparse<T
   return r.done();
 }
 
+// The union of a sparse operand s with one held as a bitmap b, as a bitmap:
+// one pass over b's positions (lone_b(x) where b alone may hold one; no test
+// of s there), then s's entries patched in (both(x_s, x_b) where b holds one
+// too, else lone_s(x_s)). A small s against a dense b (Bellman-Ford's
+// frontier against its distances) costs a copy of b, not a merge of two
+// bitmaps, and s never becomes a bitmap. The callers put the operands back
+// in order inside both, lone_s and lone_b.
+template <class TW, class TS, class TB, class Both, class LoneS, class LoneB>
+vector_bitmap<TW> union_sparse_bitmap(const vector_sparse<TS>& s, const vector_bitmap<TB>& b, const Both& both,
+                                      const LoneS& lone_s, const LoneB& lone_b) {
+  const index_t n = b.n;
+  vector_bitmap<TW> t;
+  t.n = n;
+  t.values = buffer<TW>(static_cast<std::size_t>(n));
+  t.present = buffer<std::uint8_t>(static_cast<std::size_t>(n));
+  TW* const tv = t.values.data();
+  std::uint8_t* const tp = t.present.data();
+  const TB* const bv = b.values.data();
+  const std::uint8_t* const bp = b.present.data();
+#pragma omp parallel for schedule(static) if (n >= kParallelVectorPass)
+  for (index_t i = 0; i < n; ++i) {
+    tp[i] = bp[i];
+    tv[i] = bp[i] ? cast<TW>(lone_b(bv[i])) : TW{};
+  }
+  index_t extra = 0;
+  for (index_t e = 0; e < s.nvals(); ++e) {
+    const index_t i = s.index[e];
+    if (bp[i]) {
+      tv[i] = cast<TW>(both(s.values[e], bv[i]));
+    } else {
+      tv[i] = cast<TW>(lone_s(s.values[e]));
+      tp[i] = 1;
+      ++extra;
+    }
+  }
+  t.nvals = b.nvals + extra;
+  return t;
+}
+
 // w = accum(w, t) without a mask, both sparse: the union, accum where both hold.
 template <class TW, class Accum>
 vector_sparse<TW> sparse_accumulate(const vector_sparse<TW>& w, const vector_sparse<TW>& t, const Accum& accum) {
