@@ -242,8 +242,12 @@ void transpose_pattern(const csr_pattern& a, csr_pattern& t, const Place& place)
   // of every row of t, so a block boundary falls inside every row, and rows
   // shorter than a few cache lines had the threads writing the same lines
   // (4elt, 11.6 entries a row: 640 us on two threads against 400 on one).
+  // From 512K entries the scatter itself outweighs those shared lines
+  // whatever the row lengths (rmat16, 954k entries, 14.6 a row: 3.9 ms on
+  // one thread, 1.5-1.8 on two).
   const offset_t per_col = nz / std::max<index_t>(nc, 1);
-  const index_t nb = nz > 65536 && per_col >= 32 ? std::max<index_t>(1, std::min<index_t>(host::max_threads(), per_col)) : 1;
+  const bool blocks = nz > 65536 && (per_col >= 32 || nz >= (offset_t(1) << 19));
+  const index_t nb = blocks ? std::max<index_t>(1, std::min<index_t>(host::max_threads(), per_col)) : 1;
   buffer<index_t> first(static_cast<std::size_t>(nb) + 1);  // block b: rows first[b] to first[b + 1]
   for (index_t b = 0; b <= nb; ++b)
     first[b] = b == nb ? nr
