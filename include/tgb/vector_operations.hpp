@@ -152,15 +152,9 @@ void ewise_vector_host(const char* op, bool add, Vector<TW>& w, const Mask& mask
     if (add && (u.sparse() != nullptr) != (v.sparse() != nullptr)) {
       using D = op_domain_t<Op, TU, TV>;
       auto lone = [](auto x) { return cast<D>(x); };
-      if (u.sparse())
-        return vector_finish(op, w, mask, accum, desc.replace,
-                             host::union_sparse_bitmap<TW>(*u.sparse(), v.bitmap(),
-                                                           [&f](TU x, TV y) { return f(cast<D>(x), cast<D>(y)); },
-                                                           lone, lone));
       return vector_finish(op, w, mask, accum, desc.replace,
-                           host::union_sparse_bitmap<TW>(*v.sparse(), u.bitmap(),
-                                                         [&f](TV y, TU x) { return f(cast<D>(x), cast<D>(y)); },
-                                                         lone, lone));
+                           host::union_sparse_bitmap<TW>(
+                               u, v, [&f](TU x, TV y) { return f(cast<D>(x), cast<D>(y)); }, lone, lone));
     }
     vector_finish(op, w, mask, accum, desc.replace, host::vector_ewise<TW>(u.bitmap(), v.bitmap(), f, add));
   });
@@ -388,19 +382,12 @@ void ewise_union(Vector<TW>& w, const Mask& mask, const Accum& accum, const Op& 
     if ((u.sparse() != nullptr) != (v.sparse() != nullptr)) {
       using D = detail::op_domain_t<Op, TU, TV>;
       const D a = detail::cast<D>(alpha), b = detail::cast<D>(beta);
-      auto both = [&op](auto x, auto y) { return op(detail::cast<D>(x), detail::cast<D>(y)); };
-      if (u.sparse())
-        return detail::vector_finish(
-            "ewise_union", w, mask, accum, desc.replace,
-            detail::host::union_sparse_bitmap<TW>(
-                *u.sparse(), v.bitmap(), both, [&op, b](TU x) { return op(detail::cast<D>(x), b); },
-                [&op, a](TV y) { return op(a, detail::cast<D>(y)); }));
       return detail::vector_finish(
           "ewise_union", w, mask, accum, desc.replace,
           detail::host::union_sparse_bitmap<TW>(
-              *v.sparse(), u.bitmap(), [&op](TV y, TU x) { return op(detail::cast<D>(x), detail::cast<D>(y)); },
-              [&op, a](TV y) { return op(a, detail::cast<D>(y)); },
-              [&op, b](TU x) { return op(detail::cast<D>(x), b); }));
+              u, v, [&op](TU x, TV y) { return op(detail::cast<D>(x), detail::cast<D>(y)); },
+              [&op, b](TU x) { return op(detail::cast<D>(x), b); },
+              [&op, a](TV y) { return op(a, detail::cast<D>(y)); }));
     }
     detail::vector_finish("ewise_union", w, mask, accum, desc.replace,
                           detail::host::vector_ewise_union<TW>(u.bitmap(), alpha, v.bitmap(), beta, op));

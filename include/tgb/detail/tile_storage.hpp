@@ -26,10 +26,13 @@ using tile::row_bits;
 // than it saves, and many small regions crawl when cores are oversubscribed.
 inline constexpr index_t kParallelRows = 64;     // tile rows
 inline constexpr offset_t kParallelTiles = 4096;  // tiles, or rows
-// A conversion between forms also needs this many entries: its passes do a
-// few operations per entry, less than the wake-up of sleeping threads costs
-// (tens of microseconds) below this (an empty 5,000-row matrix put in rows
-// took two parallel regions).
+// Below this many entries a row kernel (mxv, vxm, reduce over rows) runs on
+// one thread, and a conversion between forms needs this many too: a parallel
+// region costs tens of microseconds to wake the threads
+// (OMP_WAIT_POLICY=passive), as much as one thread's gather over 10^5
+// entries (PageRank's pull on a mesh of 1.5 * 10^4 vertices), so each of two
+// threads should get 64K (an empty 5,000-row matrix put in rows took two
+// parallel regions).
 inline constexpr offset_t kParallelEntries = offset_t(1) << 17;
 
 inline index_t tiles_for(index_t n) { return (n + tile_dim - 1) >> tile_shift; }

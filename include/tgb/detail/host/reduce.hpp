@@ -93,7 +93,7 @@ TS reduce_all(const tile_matrix<TA>& A, const Monoid& m, bool& has) {
 // w(i) = fold of row i.
 template <class TW, class Col, class TA, class Monoid>
 void reduce_rows(const row_list<Col, TA>& A, const Monoid& m, TW* vals, std::uint8_t* present) {
-#pragma omp parallel for schedule(dynamic, 256) if (A.entries() > kParallelRowEntries)
+#pragma omp parallel for schedule(dynamic, 256) if (A.entries() > kParallelEntries)
   for (index_t k = 0; k < A.nvec; ++k) {
     offset_t q = A.ptr[k];
     const offset_t qe = A.ptr[k + 1];
@@ -119,7 +119,7 @@ template <class TW, class Col, class TA, class Monoid>
 void reduce_cols(const row_list<Col, TA>& A, const Monoid& m, TW* vals, std::uint8_t* present) {
   std::vector<index_t> all(static_cast<std::size_t>(A.nvec));
   for (index_t k = 0; k < A.nvec; ++k) all[k] = k;
-  const bool parallel = A.entries() > kParallelRowEntries && A.entries() >= 16 * A.nvec;  // as vxm_push
+  const bool parallel = A.entries() > kParallelEntries && A.entries() >= 16 * A.nvec;  // as vxm_push
   by_column_parts(A, all, parallel, [&](index_t, offset_t first, offset_t last) {
     for (offset_t e = first; e < last; ++e) {
       const index_t j = static_cast<index_t>(A.col[e]);

@@ -82,12 +82,6 @@ class rows_view {
   const csr_matrix<T>* p_ = nullptr;
 };
 
-// Below this many entries a row kernel runs on one thread: a parallel region
-// costs tens of microseconds to wake the threads (OMP_WAIT_POLICY=passive),
-// as much as one thread's gather over 10^5 entries (PageRank's pull on a
-// mesh of 1.5 * 10^4 vertices), so each of two threads should get 64K.
-inline constexpr offset_t kParallelRowEntries = offset_t(1) << 17;
-
 // Column-owned work over the rows `active` (stored-row numbers, increasing):
 // the columns are split into parts, a few per thread, and body(k, first,
 // last) runs for each active row k on its entries [first, last) whose columns

@@ -217,7 +217,7 @@ vector_bitmap<TW> mxv_pull_rows(const row_list<Col, TA>& A, const vector_bitmap<
   index_t count = 0;
   // Each thread keeps its own copies of the pointers (in registers: a store
   // through w's presence bytes may alias anything reached through memory).
-#pragma omp parallel reduction(+ : count) if (A.entries() > kParallelRowEntries)
+#pragma omp parallel reduction(+ : count) if (A.entries() > kParallelEntries)
   {
     const row_list<Col, TA> a = A;
     const TU* const uv = u.values.data();
@@ -298,7 +298,7 @@ vector_bitmap<TW> vxm_push(const row_list<Col, TA>& A, const vector_bitmap<TU>& 
   }
   // The column split searches every active row once per part: worth it only
   // where rows are long enough to pay for the searches.
-  const bool parallel = touched > kParallelRowEntries && touched >= 16 * offset_t(active.size());
+  const bool parallel = touched > kParallelEntries && touched >= 16 * offset_t(active.size());
   by_column_parts(A, active, parallel, [&](index_t k, offset_t first, offset_t last) {
     const TW x = cast<TW>(u.values[A.id(k)]);
     for (offset_t e = first; e < last; ++e) {

@@ -160,6 +160,17 @@ vector_bitmap<TW> union_sparse_bitmap(const vector_sparse<TS>& s, const vector_b
   return t;
 }
 
+// The same for vectors u and v of which exactly one is held sparse, in
+// operand order: both(x_u, x_v), lone_u(x_u), lone_v(x_v); the sparse one is
+// s above, whichever it is.
+template <class TW, class TU, class TV, class Both, class LoneU, class LoneV>
+vector_bitmap<TW> union_sparse_bitmap(const Vector<TU>& u, const Vector<TV>& v, const Both& both,
+                                      const LoneU& lone_u, const LoneV& lone_v) {
+  if (u.sparse()) return union_sparse_bitmap<TW>(*u.sparse(), v.bitmap(), both, lone_u, lone_v);
+  return union_sparse_bitmap<TW>(*v.sparse(), u.bitmap(), [&both](TV y, TU x) { return both(x, y); }, lone_v,
+                                 lone_u);
+}
+
 // w = accum(w, t) without a mask, both sparse: the union, accum where both hold.
 template <class TW, class Accum>
 vector_sparse<TW> sparse_accumulate(const vector_sparse<TW>& w, const vector_sparse<TW>& t, const Accum& accum) {
