@@ -49,14 +49,14 @@ class budget_resource final : public std::pmr::memory_resource {
       throw std::bad_alloc();
     }
     try {
-      return std::pmr::new_delete_resource()->allocate(bytes, align);
+      return default_host_memory_resource()->allocate(bytes, align);
     } catch (...) {
       used.fetch_sub(bytes);
       throw;
     }
   }
   void do_deallocate(void* p, std::size_t bytes, std::size_t align) override {
-    std::pmr::new_delete_resource()->deallocate(p, bytes, align);
+    default_host_memory_resource()->deallocate(p, bytes, align);
     used.fetch_sub(bytes);
   }
   bool do_is_equal(const std::pmr::memory_resource& o) const noexcept override { return this == &o; }

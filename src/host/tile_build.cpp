@@ -6,8 +6,6 @@
 #include <new>
 #include <vector>
 
-#include <unistd.h>
-
 #include "tgb/detail/tile/spgemm.hpp"
 #include "tgb/detail/hyper_storage.hpp"
 #include "tgb/detail/row_storage.hpp"
@@ -16,35 +14,7 @@
 
 namespace tgb {
 
-namespace {
-std::atomic<std::pmr::memory_resource*> g_host_resource{nullptr};
-
-std::size_t physical_memory() noexcept {
-  const long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
-  return pages > 0 && size > 0 ? std::size_t(pages) * std::size_t(size) : 0;
-}
-std::atomic<std::size_t> g_host_limit{physical_memory()};
-}  // namespace
-
-std::size_t set_host_allocation_limit(std::size_t bytes) noexcept { return g_host_limit.exchange(bytes); }
-std::size_t host_allocation_limit() noexcept { return g_host_limit.load(std::memory_order_relaxed); }
-
-std::pmr::memory_resource* host_memory_resource() noexcept {
-  std::pmr::memory_resource* r = g_host_resource.load(std::memory_order_acquire);
-  return r ? r : std::pmr::new_delete_resource();
-}
-
-std::pmr::memory_resource* set_host_memory_resource(std::pmr::memory_resource* r) noexcept {
-  std::pmr::memory_resource* old = g_host_resource.exchange(r, std::memory_order_acq_rel);
-  return old ? old : std::pmr::new_delete_resource();
-}
-
 namespace detail {
-
-void throw_out_of_memory(std::size_t bytes, const char* what) {
-  throw tgb::out_of_memory(std::string("tgb: out of memory: ") + what + " (" + std::to_string(bytes) +
-                           " bytes requested)");
-}
 
 void check_dimensions(index_t nrows, index_t ncols) {
   if (nrows < 0 || ncols < 0)

@@ -119,6 +119,13 @@ namespace {
 // lets thread-local scratch reach its size, so it is not counted as a leak.
 template <class TC, class Op>
 long long sweep_all(const char* name, const Matrix<TC>& C0, Op op) {
+  // The default resource's cache off: a failure it absorbs (its kept blocks
+  // given back and the request tried again) would end the sweep early. The
+  // cache's own failure path has its case below.
+  struct no_cache {
+    std::size_t prev = set_host_cache_limit(0);
+    ~no_cache() { set_host_cache_limit(prev); }
+  } off;
   {
     Matrix<TC> warm = C0;
     op(warm);
@@ -218,4 +225,47 @@ TEST_CASE("every allocation of the process fails in turn: operations throw out_o
   const std::string text = mm.str();
   CHECK(sweep_all("Matrix Market read", C0, [&](Matrix<double>& C) { C = io::parse_matrix_market<double>(text); }) >
         0);
+}
+
+TEST_CASE("the host cache gives its blocks back when the system refuses, then tries once more", "[oom][memory]") {
+  std::pmr::memory_resource* r = default_host_memory_resource();
+  const std::size_t prev = set_host_cache_limit(std::size_t(16) << 20);
+  release_host_cache();
+  // A kept block of one class; a request of another class whose first
+  // operator new fails: the kept block goes back and the retry succeeds.
+  void* kept = r->allocate(100000, 16);
+  r->deallocate(kept, 100000, 16);
+  REQUIRE(host_cache_bytes() > 0);
+  g_generation.fetch_add(1);
+  g_live = 0;
+  g_count = 0;
+  g_fail_at = 0;
+  void* p = nullptr;
+  try {
+    p = r->allocate(300000, 16);
+  } catch (const std::bad_alloc&) {
+  }
+  g_fail_at = -1;
+  CHECK(p != nullptr);
+  CHECK(g_count.load() == 2);
+  CHECK(host_cache_bytes() == 0);
+  if (p) {
+    static_cast<char*>(p)[299999] = 1;
+    r->deallocate(p, 300000, 16);
+  }
+  // With nothing kept, the refusal reaches the caller at once.
+  release_host_cache();
+  g_count = 0;
+  g_fail_at = 0;
+  bool refused = false;
+  try {
+    r->deallocate(r->allocate(300000, 16), 300000, 16);
+  } catch (const std::bad_alloc&) {
+    refused = true;
+  }
+  g_fail_at = -1;
+  CHECK(refused);
+  CHECK(g_count.load() == 1);
+  release_host_cache();
+  set_host_cache_limit(prev);
 }

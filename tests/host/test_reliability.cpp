@@ -6,6 +6,8 @@
 // every byte it took from the resource (the resource counts them; under the
 // sanitizer build LeakSanitizer checks the rest). The number of allocation
 // points swept per operation is printed.
+#include <atomic>
+#include <cstdint>
 #include <cstdio>
 #include <memory_resource>
 #include <random>
@@ -146,4 +148,87 @@ TEST_CASE("threads running operations on distinct matrices give the one-by-one r
     for (auto& x : th) x.join();
     REQUIRE(together == alone);
   }
+}
+
+TEST_CASE("the default host memory resource keeps freed blocks by size class and gives them back", "[memory]") {
+  std::pmr::memory_resource* r = default_host_memory_resource();
+  REQUIRE(host_memory_resource() == r);
+  const std::size_t prev = set_host_cache_limit(std::size_t(16) << 20);
+  release_host_cache();
+  REQUIRE(host_cache_bytes() == 0);
+  auto fill = [](void* p, std::size_t n, unsigned char v) {
+    auto* b = static_cast<unsigned char*>(p);
+    for (std::size_t i = 0; i < n; ++i) b[i] = v;
+  };
+  // 100,000 bytes: class 7 * 2^14 = 114,688 (2^16 < 100,000 <= 2^17).
+  void* p = r->allocate(100000, 16);
+  fill(p, 100000, 1);
+  r->deallocate(p, 100000, 16);
+  CHECK(host_cache_bytes() == 114688);
+  // Another size of the class takes the same block; one of another class does not.
+  void* other = r->allocate(200000, 16);
+  CHECK(other != p);
+  CHECK(host_cache_bytes() == 114688);
+  void* q = r->allocate(110000, 8);
+  CHECK(q == p);
+  CHECK(host_cache_bytes() == 0);
+  fill(q, 110000, 2);
+  r->deallocate(q, 110000, 8);
+  r->deallocate(other, 200000, 16);
+  CHECK(host_cache_bytes() == 114688 + 229376);
+  // Blocks under 64 KiB, over 64 MiB, or aligned past 64 bytes are not kept.
+  void* small = r->allocate(1000, 16);
+  r->deallocate(small, 1000, 16);
+  void* wide = r->allocate(std::size_t(65) << 20, 16);
+  r->deallocate(wide, std::size_t(65) << 20, 16);
+  void* aligned = r->allocate(100000, 128);
+  CHECK(reinterpret_cast<std::uintptr_t>(aligned) % 128 == 0);
+  r->deallocate(aligned, 100000, 128);
+  CHECK(host_cache_bytes() == 114688 + 229376);
+  // The limit bounds what is kept: lowered, the cache gives back down to it.
+  CHECK(set_host_cache_limit(200000) == std::size_t(16) << 20);
+  CHECK(host_cache_bytes() <= 200000);
+  set_host_cache_limit(0);
+  CHECK(host_cache_bytes() == 0);
+  void* z = r->allocate(100000, 16);
+  r->deallocate(z, 100000, 16);
+  CHECK(host_cache_bytes() == 0);
+  // Threads allocating and freeing at once: every block distinct while held.
+  set_host_cache_limit(std::size_t(4) << 20);
+  std::vector<std::thread> th;
+  std::atomic<int> bad{0};
+  for (int t = 0; t < 4; ++t)
+    th.emplace_back([&, t] {
+      for (int k = 0; k < 200; ++k) {
+        const std::size_t n = 65536 + std::size_t(4096) * ((t * 7 + k) % 40);
+        auto* b = static_cast<unsigned char*>(r->allocate(n, 16));
+        fill(b, n, static_cast<unsigned char>(t + 1));
+        for (std::size_t i = 0; i < n; i += 4096) bad += b[i] != t + 1;
+        r->deallocate(b, n, 16);
+      }
+    });
+  for (auto& x : th) x.join();
+  CHECK(bad.load() == 0);
+  CHECK(host_cache_bytes() <= std::size_t(4) << 20);
+  // The same operations with and without keeping give the same answers.
+  std::mt19937_64 rng(11);
+  const Matrix<double> A = oracle::random_matrix<double>(rng, 20000, 20000, 0.0003);
+  auto run = [&] {
+    Vector<double> u(20000), w(20000);
+    u.set(0, 1.0);
+    std::ostringstream s;
+    for (int step = 0; step < 6; ++step) {
+      vxm(w, no_mask, no_accum, plus_times, u, A);
+      u = w;
+      s << u.nvals() << ' ' << reduce(plus_monoid{}, u) << ';';
+    }
+    return s.str();
+  };
+  set_host_cache_limit(0);
+  const std::string without = run();
+  set_host_cache_limit(std::size_t(16) << 20);
+  const std::string with = run(), again = run();
+  CHECK(with == without);
+  CHECK(again == without);
+  set_host_cache_limit(prev);
 }

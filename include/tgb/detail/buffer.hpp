@@ -15,10 +15,25 @@
 
 namespace tgb {
 
-// The resource that tgb's host storage allocates from (default: new/delete).
+// The resource that tgb's host storage allocates from (default:
+// default_host_memory_resource()).
 std::pmr::memory_resource* host_memory_resource() noexcept;
-// Replaces it; returns the previous one. Not thread-safe with running operations.
+// Replaces it (null: the default); returns the previous one. Not thread-safe
+// with running operations.
 std::pmr::memory_resource* set_host_memory_resource(std::pmr::memory_resource* r) noexcept;
+// The default: new/delete behind a cache of freed blocks of 64 KiB to 64 MiB
+// (sizes rounded up to four classes per power of two), so that the same
+// workspaces from one call to the next are not fresh pages each time.
+// Thread-safe; a resource a caller installs may use it as its upstream.
+std::pmr::memory_resource* default_host_memory_resource() noexcept;
+// The most bytes the cache keeps while no one uses them (default: 1/32 of
+// physical memory, at most 256 MiB); 0 turns keeping off and gives back what
+// it held. Returns the previous limit.
+std::size_t set_host_cache_limit(std::size_t bytes) noexcept;
+std::size_t host_cache_limit() noexcept;
+// The bytes the cache keeps now, and giving them all back to the system.
+std::size_t host_cache_bytes() noexcept;
+void release_host_cache() noexcept;
 // The largest single host array tgb will try to allocate, in bytes (default:
 // the machine's physical memory). A larger request throws out_of_memory at
 // once instead of relying on overcommit, where touching it would bring the
