@@ -361,11 +361,15 @@ void mxm_host(Matrix<TC>& C, const Mask& mask, const Accum& accum, const Semirin
     auto M = host::make_mask(mask, C.nrows(), C.ncols(), /*defer_tiles=*/true);
     // T lies within the mask: with no accumulator, an empty C becomes T
     // whether or not replace was asked. Where C becomes T, T is made in the
-    // form C will keep; where it merges with C, in tiles.
+    // form C will keep; where it merges with C, in rows where C and the mask
+    // are rows (the merge then walks rows: k-truss's counts<C> = C*C, whose
+    // entries outside C stay), else in tiles.
     const bool replace = desc.replace || (std::is_same_v<Accum, no_accum_t> && C.nvals() == 0);
     const bool becomes_t = std::is_same_v<Accum, no_accum_t> && (!M.active || replace);
-    auto T = host::mxm_product<TC>(A, desc.transpose_a, B, desc.transpose_b, M, semiring, policy,
-                                   becomes_t ? C.storage() : storage_control::tiles);
+    const storage_control t_form = becomes_t                      ? C.storage()
+                                   : host::merges_in_rows(C, M) ? storage_control::rows
+                                                                  : storage_control::tiles;
+    auto T = host::mxm_product<TC>(A, desc.transpose_a, B, desc.transpose_b, M, semiring, policy, t_form);
     if (T.in_hyper) {
       host::writeback_hyper(C, accum, std::move(T.hyper));  // mxm_hyper_saxpy: no mask
     } else if (T.in_rows) {

@@ -57,9 +57,12 @@ struct config {
   bool replace, accum, ta, tb, hubs;
   index_t m, k, n;
   double density;
+  // C and the mask matrix kept in rows (set_storage), so a T in rows merges
+  // with C row by row (host::rows_writeback) instead of through tiles.
+  bool rows = false;
   std::string str() const {
     std::ostringstream os;
-    os << "mask=" << mask_mode << " replace=" << replace << " accum=" << accum << " ta=" << ta << " tb=" << tb
+    os << "mask=" << mask_mode << " rows=" << rows << " replace=" << replace << " accum=" << accum << " ta=" << ta << " tb=" << tb
        << " hubs=" << hubs << " m=" << m << " k=" << k << " n=" << n << " density=" << density;
     return os.str();
   }
@@ -82,6 +85,10 @@ void check_case(std::mt19937_64& rng, const SR& sr, const Acc& acc, const config
   d.transpose_a = cfg.ta;
   d.transpose_b = cfg.tb;
   Matrix<TC> C = C0;
+  if (cfg.rows) {
+    C.set_storage(storage_control::rows);
+    Mm.set_storage(storage_control::rows);
+  }
   auto run = [&](const auto& mask) {
     if (cfg.accum) detail::mxm_host(C, mask, acc, sr, A, B, d, pol);
     else detail::mxm_host(C, mask, no_accum, sr, A, B, d, pol);
@@ -123,7 +130,8 @@ void all_methods(std::uint64_t seed, const SR& sr, const Acc& acc, double tol = 
                      kShapes[pick_shape(rng)],
                      kShapes[pick_shape(rng)],
                      kShapes[pick_shape(rng)],
-                     kDensities[pick_density(rng)]};
+                     kDensities[pick_density(rng)],
+                     ((flags >> 1) + mask) % 2 == 0};
           check_case<TC, TA, TB>(rng, sr, acc, cfg, pol, tol);
         }
     }

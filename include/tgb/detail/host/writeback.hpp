@@ -56,15 +56,83 @@ void writeback(Matrix<TC>& C, const host_mask& M, const Accum& accum, bool repla
   C.assign_tiles(std::move(out));
 }
 
+// C<M, replace> = accum(C, T) with C and T in rows and the mask's listed
+// positions m in rows too (null: no mask, every position admitted): one
+// walk a row over C's, T's and the mask's sorted columns, counting, then a
+// second writing (rows in parallel). The rules of hyper_masked_writeback:
+// admitted, accum(c, t) where both are stored, t where T alone is, c where C
+// alone is under an accumulator (deleted without one); not admitted, c kept,
+// or deleted under replace.
+template <class TC, class Accum>
+csr_matrix<TC> rows_writeback(const csr_matrix<TC>& c, const csr_matrix<TC>& t, const csr_pattern* m, bool complement,
+                              const Accum& accum, bool replace) {
+  constexpr bool has_accum = !std::is_same_v<Accum, no_accum_t>;
+  const index_t n = c.p.nrows;
+  csr_matrix<TC> out;
+  out.p = csr_pattern::empty(n, c.p.ncols);
+  // Row i's entries into oc/ov (null: counted only).
+  auto walk = [&](index_t i, row_col_t* oc, TC* ov) {
+    offset_t p = c.p.rowptr[i], q = t.p.rowptr[i], a = m ? m->rowptr[i] : 0, k = 0;
+    const offset_t pe = c.p.rowptr[i + 1], qe = t.p.rowptr[i + 1], ae = m ? m->rowptr[i + 1] : 0;
+    while (p < pe || q < qe) {
+      const bool in_c = p < pe && (q >= qe || c.p.colidx[p] <= t.p.colidx[q]);
+      const bool in_t = q < qe && (p >= pe || t.p.colidx[q] <= c.p.colidx[p]);
+      const row_col_t j = in_c ? c.p.colidx[p] : t.p.colidx[q];
+      bool ok = true;
+      if (m) {
+        while (a < ae && m->colidx[a] < j) ++a;
+        ok = (a < ae && m->colidx[a] == j) != complement;
+      }
+      const bool keep = in_c && in_t ? ok || !replace : in_c ? (ok ? has_accum : !replace) : ok;
+      if (keep) {
+        if (oc) {
+          oc[k] = j;
+          if (in_c && in_t && ok) {
+            if constexpr (has_accum) ov[k] = accumulate<TC>(accum, c.values[p], t.values[q]);
+            else ov[k] = t.values[q];
+          } else {
+            ov[k] = in_c ? c.values[p] : t.values[q];
+          }
+        }
+        ++k;
+      }
+      p += in_c;
+      q += in_t;
+    }
+    return k;
+  };
+  const bool par = c.p.nnz() + t.p.nnz() > kParallelEntries;
+#pragma omp parallel for schedule(dynamic, 256) if (par)
+  for (index_t i = 0; i < n; ++i) out.p.rowptr[i + 1] = walk(i, nullptr, nullptr);
+  for (index_t i = 0; i < n; ++i) out.p.rowptr[i + 1] += out.p.rowptr[i];
+  out.p.colidx = buffer<row_col_t>(static_cast<std::size_t>(out.p.nnz()));
+  out.values = buffer<TC>(static_cast<std::size_t>(out.p.nnz()));
+#pragma omp parallel for schedule(dynamic, 256) if (par)
+  for (index_t i = 0; i < n; ++i) walk(i, out.p.colidx.data() + out.p.rowptr[i], out.values.data() + out.p.rowptr[i]);
+  return out;
+}
+
+// Whether a result in rows merges with C row by row (rows_writeback): C is
+// in rows, and the mask, where there is one, lists its positions in rows.
+template <class TC>
+bool merges_in_rows(const Matrix<TC>& C, const host_mask& M) {
+  return C.row_form() && (!M.active || M.rows());
+}
+
 // The same for a result in row form: stored as it is where C becomes T,
-// through tiles where it merges with C. ntiles: T's tile count where the
-// operation counted it (the storage rule's input), else -1.
+// merged row by row where C and the mask are rows too (merges_in_rows),
+// else through tiles. ntiles: T's tile count where the operation counted it
+// (the storage rule's input), else -1.
 template <class TC, class Accum>
 void writeback(Matrix<TC>& C, const host_mask& M, const Accum& accum, bool replace, csr_matrix<TC>&& T,
                bool t_within_mask, offset_t ntiles = -1) {
   constexpr bool has_accum = !std::is_same_v<Accum, no_accum_t>;
   if (!has_accum && (!M.active || (replace && t_within_mask))) {
     C.assign_rows(std::move(T), ntiles);
+    return;
+  }
+  if (merges_in_rows(C, M)) {
+    C.assign_rows(rows_writeback(*C.row_form(), T, M.active ? M.rows() : nullptr, M.complement, accum, replace));
     return;
   }
   writeback(C, M, accum, replace, tiles_of(T), t_within_mask);
