@@ -160,13 +160,23 @@ std::string differences(const Vector<T>& g, const Vector<T>& h, Same same) {
          ": gpu " + entry_text(g, first) + ", host " + entry_text(h, first);
 }
 
-enum class vector_algorithm { bfs, bellman_ford, pagerank, cc };
+// The single-source and per-vertex algorithms compared with SuiteSparse
+// (the name stays from when all of them stepped a vector; LCC and the
+// k-truss are masked products).
+enum class vector_algorithm { bfs, bellman_ford, pagerank, cc, lcc, ktruss };
+
+// The k of the k-truss row: 4, so that each round drops edges in fewer than
+// two triangles (k = 3 keeps every edge that lies in any triangle, and most
+// graphs settle in one or two rounds).
+constexpr std::int64_t kTruss = 4;
 
 const char* algorithm_name(vector_algorithm a) {
   switch (a) {
     case vector_algorithm::bfs: return "bfs";
     case vector_algorithm::bellman_ford: return "sssp bellman-ford";
     case vector_algorithm::cc: return "connected comp.";
+    case vector_algorithm::lcc: return "lcc";
+    case vector_algorithm::ktruss: return "4-truss";
     default: return "pagerank 20 it";
   }
 }
@@ -177,8 +187,8 @@ struct vector_run {
   bool ran = false;
   std::string failed;
   measured m;
-  Vector<std::int64_t> level;  // bfs levels, or component labels
-  Vector<double> value;        // sssp distances, or ranks
+  Vector<std::int64_t> level;  // bfs levels, component labels, or each vertex's k-truss support
+  Vector<double> value;        // sssp distances, ranks, or clustering coefficients
 };
 
 vector_run run_vector_algorithm(vector_algorithm a, const Matrix<double>& A, index_t source, bool gpu, int reps) {
@@ -189,6 +199,8 @@ vector_run run_vector_algorithm(vector_algorithm a, const Matrix<double>& A, ind
     sssp_result s;
     Vector<double> pr;
     Vector<std::int64_t> cc;
+    Vector<double> lcc;
+    ktruss_result kt;
     v.m = measure(gpu, reps, [&] {
       // Only the warm-up's answer is kept: keeping every run's would hold
       // (and time the freeing of) one more result per run.
@@ -211,6 +223,16 @@ vector_run run_vector_algorithm(vector_algorithm a, const Matrix<double>& A, ind
         case vector_algorithm::cc: {
           Vector<std::int64_t> r = connected_components(A);  // weakly connected: the pattern of A + A'
           if (!kept) cc = std::move(r);
+          break;
+        }
+        case vector_algorithm::lcc: {
+          Vector<double> r = local_clustering_coefficient(A);  // directed, LDBC's definition
+          if (!kept) lcc = std::move(r);
+          break;
+        }
+        case vector_algorithm::ktruss: {
+          ktruss_result r = ktruss(A, kTruss);
+          if (!kept) kt = std::move(r);
           break;
         }
       }
@@ -255,6 +277,26 @@ vector_run run_vector_algorithm(vector_algorithm a, const Matrix<double>& A, ind
         v.level = std::move(cc);
         break;
       }
+      case vector_algorithm::lcc: {
+        lcc.to(backend::host);
+        double sum = 0;
+        for (index_t i = 0; i < lcc.size(); ++i)
+          if (lcc.present()[i]) sum += lcc.values()[i];
+        std::snprintf(text, sizeof text, "mean %.9f", lcc.size() ? sum / double(lcc.size()) : 0.0);
+        v.value = std::move(lcc);
+        break;
+      }
+      case vector_algorithm::ktruss: {
+        // Checked through each vertex's sum of supports (and the edge count).
+        Vector<std::int64_t> per(kt.support.nrows());
+        per.to(kt.support.location());
+        reduce(per, no_mask, no_accum, plus_monoid{}, kt.support);
+        per.to(backend::host);
+        std::snprintf(text, sizeof text, "%lld edges both ways, %lld rounds", (long long)kt.support.nvals(),
+                      (long long)kt.rounds);
+        v.level = std::move(per);
+        break;
+      }
     }
     v.m.result = text;
     v.ran = true;
@@ -268,11 +310,13 @@ vector_run run_vector_algorithm(vector_algorithm a, const Matrix<double>& A, ind
 // "" when the GPU's answer is the host's within the algorithm's tolerance:
 // levels exactly; Bellman-Ford relative 1e-9 (the same sums, but min.plus may
 // take equal paths in another order); PageRank absolute 1e-12 (plus
-// reductions in another order).
+// reductions in another order); LCC the same (quotients of equal counts);
+// the k-truss's per-vertex supports exactly.
 std::string check_vector_algorithm(vector_algorithm a, const vector_run& g, const vector_run& h) {
   switch (a) {
     case vector_algorithm::bfs:
     case vector_algorithm::cc:
+    case vector_algorithm::ktruss:
       return g.level == h.level ? "" : differences(g.level, h.level, [](std::int64_t x, std::int64_t y) { return x == y; });
     case vector_algorithm::bellman_ford:
       return differences(g.value, h.value, [](double x, double y) {
@@ -319,6 +363,16 @@ void run_suitesparse_vector_algorithms(const std::string& name, const Matrix<dou
             if (!kept) v.level = std::move(r);
             break;
           }
+          case vector_algorithm::lcc: {
+            auto r = ss::lcc(*g);
+            if (!kept) v.value = std::move(r);
+            break;
+          }
+          case vector_algorithm::ktruss: {
+            auto r = ss::ktruss_support(*g, kTruss, &a);
+            if (!kept) v.level = std::move(r);
+            break;
+          }
         }
         kept = true;
         return std::string();
@@ -335,8 +389,9 @@ void run_suitesparse_vector_algorithms(const std::string& name, const Matrix<dou
       if (!diff.empty()) std::printf("CHECK FAILED: %s %s suitesparse: %s\n", name.c_str(), algorithm_name(algos[k]), diff.c_str());
     }
     v.m.result = algos[k] == vector_algorithm::bfs ? std::to_string(a) + " push + " + std::to_string(b) + " pull steps"
-                 : algos[k] == vector_algorithm::bellman_ford ? std::to_string(a) + " rounds"
-                                                               : std::string();
+                 : algos[k] == vector_algorithm::bellman_ford || algos[k] == vector_algorithm::ktruss
+                     ? std::to_string(a) + " rounds"
+                     : std::string();
     const double rate = mteps(edges, median_of(v.m.ms));
     char note[96];
     std::snprintf(note, sizeof note, "%.1f MTEPS, check vs tgb-host: ", rate);
@@ -369,8 +424,8 @@ void run_vector_algorithms(const std::string& name, const Matrix<double>& A0, co
   std::printf("# %s: bfs and sssp from vertex %lld (out-degree %lld, the largest); MTEPS = %lld edges / median time\n",
               name.c_str(), (long long)source, (long long)degree, (long long)edges);
   const vector_algorithm algos[] = {vector_algorithm::bfs, vector_algorithm::bellman_ford, vector_algorithm::pagerank,
-                                    vector_algorithm::cc};
-  constexpr int count = 4;
+                                    vector_algorithm::cc,  vector_algorithm::lcc,          vector_algorithm::ktruss};
+  constexpr int count = 6;
   vector_run gpu_runs[count], host_runs[count];
   const bool with_gpu = o.gpu && gpu_available();
   for (backend w : {backend::cuda, backend::host}) {

@@ -1,4 +1,4 @@
-// tgb-bench --algorithms: the vector algorithms written against
+// tgb-bench --algorithms: the vector algorithms, LCC and the k-truss written against
 // SuiteSparse:GraphBLAS's C API in the same GraphBLAS formulation as tgb's
 // (include/tgb/algorithms): the same operations in the same order, so that the
 // host table compares two implementations of one algorithm, not two
@@ -253,6 +253,69 @@ tgb::Vector<std::int64_t> connected_components(graph& g) {
     std::swap(gf, next);
   }
   return to_tgb<std::int64_t>(f, n);
+}
+
+namespace {
+// tgb::undirected_pattern: offdiag(one(A) lor one(A)'), and one(A) in p.
+GrB_Matrix undirected(holder& h, graph& g, GrB_Matrix* p) {
+  const GrB_Index n = g.n;
+  GrB_Matrix P = h.matrix(GrB_BOOL, n), U = h.matrix(GrB_BOOL, n), S = h.matrix(GrB_BOOL, n);
+  SS(GrB_Matrix_apply(P, nullptr, nullptr, GxB_ONE_BOOL, g.A, nullptr));
+  SS(GrB_Matrix_eWiseAdd_BinaryOp(U, nullptr, nullptr, GrB_LOR, P, P, GrB_DESC_T1));
+  SS(GrB_Matrix_select_INT64(S, nullptr, nullptr, GrB_OFFDIAG, U, 0, nullptr));
+  if (p) *p = P;
+  return S;
+}
+}  // namespace
+
+// tgb::local_clustering_coefficient (directed, LDBC's definition).
+tgb::Vector<double> lcc(graph& g) {
+  holder h;
+  const GrB_Index n = g.n;
+  GrB_Matrix Q = nullptr;
+  GrB_Matrix S = undirected(h, g, &Q);
+  GrB_Matrix P = h.matrix(GrB_BOOL, n), C = h.matrix(GrB_INT64, n);
+  SS(GrB_Matrix_select_INT64(P, nullptr, nullptr, GrB_OFFDIAG, Q, 0, nullptr));
+  SS(GrB_mxm(C, S, nullptr, GxB_PLUS_PAIR_INT64, P, S, GrB_DESC_S));
+  GrB_Vector t = h.vector(GrB_INT64, n), d = h.vector(GrB_INT64, n);
+  SS(GrB_Matrix_reduce_Monoid(t, nullptr, nullptr, GrB_PLUS_MONOID_INT64, C, GrB_DESC_T0));
+  SS(GrB_Matrix_reduce_Monoid(d, nullptr, nullptr, GrB_PLUS_MONOID_INT64, S, nullptr));
+  std::vector<double> tv(n, 0.0), dv(n, 0.0);
+  for (auto [v, into] : {std::pair{t, &tv}, std::pair{d, &dv}}) {
+    GrB_Index k = nvals(v);
+    std::vector<GrB_Index> I(k + 1);
+    std::vector<std::int64_t> X(k + 1);
+    SS(GrB_Vector_extractTuples_INT64(I.data(), X.data(), &k, v));
+    for (GrB_Index q = 0; q < k; ++q) (*into)[I[q]] = static_cast<double>(X[q]);
+  }
+  tgb::Vector<double> out(static_cast<tgb::index_t>(n));
+  for (GrB_Index v = 0; v < n; ++v)
+    out.set(static_cast<tgb::index_t>(v), dv[v] < 2 ? 0.0 : tv[v] / (dv[v] * (dv[v] - 1)));
+  return out;
+}
+
+// tgb::ktruss: each vertex's sum of its edges' supports in the k-truss.
+tgb::Vector<std::int64_t> ktruss_support(graph& g, std::int64_t k, tgb::index_t* rounds) {
+  holder h;
+  const GrB_Index n = g.n;
+  GrB_Matrix S = undirected(h, g, nullptr);
+  GrB_Matrix C = h.matrix(GrB_INT64, n), counts = h.matrix(GrB_INT64, n);
+  SS(GrB_Matrix_apply(C, nullptr, nullptr, GxB_ONE_INT64, S, nullptr));
+  *rounds = 0;
+  GrB_Index before = 0;
+  SS(GrB_Matrix_nvals(&before, C));
+  for (;;) {
+    SS(GrB_mxm(counts, C, nullptr, GxB_PLUS_PAIR_INT64, C, C, GrB_DESC_S));
+    SS(GrB_Matrix_select_INT64(C, nullptr, nullptr, GrB_VALUEGE_INT64, counts, k - 2, nullptr));
+    ++*rounds;
+    GrB_Index now = 0;
+    SS(GrB_Matrix_nvals(&now, C));
+    if (now == before) break;
+    before = now;
+  }
+  GrB_Vector per = h.vector(GrB_INT64, n);
+  SS(GrB_Matrix_reduce_Monoid(per, nullptr, nullptr, GrB_PLUS_MONOID_INT64, C, nullptr));
+  return to_tgb<std::int64_t>(per, n);
 }
 
 }  // namespace bench::ss

@@ -1,4 +1,4 @@
-// The vector algorithms in SuiteSparse:GraphBLAS, in tgb's formulation
+// The vector algorithms, LCC and the k-truss in SuiteSparse:GraphBLAS, in tgb's formulation
 // (bench/suitesparse_algorithms.cpp); only where tgb-bench links SuiteSparse.
 #pragma once
 
@@ -18,6 +18,9 @@ tgb::Vector<std::int64_t> bfs(graph& g, tgb::index_t source, tgb::index_t* push,
 tgb::Vector<double> bellman_ford(graph& g, tgb::index_t source, tgb::index_t* rounds);
 tgb::Vector<double> pagerank(graph& g, double damping, int iterations);
 tgb::Vector<std::int64_t> connected_components(graph& g);
+tgb::Vector<double> lcc(graph& g);  // directed, LDBC's definition
+// Each vertex's sum of its edges' supports in the k-truss.
+tgb::Vector<std::int64_t> ktruss_support(graph& g, std::int64_t k, tgb::index_t* rounds);
 
 }  // namespace bench::ss
 
