@@ -163,7 +163,29 @@ std::string differences(const Vector<T>& g, const Vector<T>& h, Same same) {
 // The single-source and per-vertex algorithms compared with SuiteSparse
 // (the name stays from when all of them stepped a vector; LCC and the
 // k-truss are masked products).
-enum class vector_algorithm { bfs, bellman_ford, pagerank, cc, lcc, ktruss };
+enum class vector_algorithm { bfs, bellman_ford, delta_stepping, pagerank, cc, bc, lcc, ktruss };
+
+// Betweenness centrality's sources: 64 (all vertices where fewer), spread
+// over the ids as MS-BFS's are, in one batch.
+std::vector<index_t> bc_sources_of(index_t n) {
+  std::vector<index_t> src;
+  std::vector<char> seen(static_cast<std::size_t>(n), 0);
+  for (index_t q = 0; static_cast<index_t>(src.size()) < std::min<index_t>(64, n); ++q) {
+    const index_t v = (q * 7919) % n;
+    if (seen[static_cast<std::size_t>(v)]) {
+      for (index_t u = 0; u < n; ++u)
+        if (!seen[static_cast<std::size_t>(u)]) {
+          seen[static_cast<std::size_t>(u)] = 1;
+          src.push_back(u);
+          break;
+        }
+      continue;
+    }
+    seen[static_cast<std::size_t>(v)] = 1;
+    src.push_back(v);
+  }
+  return src;
+}
 
 // The k of the k-truss row: 4, so that each round drops edges in fewer than
 // two triangles (k = 3 keeps every edge that lies in any triangle, and most
@@ -174,8 +196,10 @@ const char* algorithm_name(vector_algorithm a) {
   switch (a) {
     case vector_algorithm::bfs: return "bfs";
     case vector_algorithm::bellman_ford: return "sssp bellman-ford";
+    case vector_algorithm::delta_stepping: return "sssp delta-step";
     case vector_algorithm::cc: return "connected comp.";
     case vector_algorithm::lcc: return "lcc";
+    case vector_algorithm::bc: return "bc 64 sources";
     case vector_algorithm::ktruss: return "4-truss";
     default: return "pagerank 20 it";
   }
@@ -199,8 +223,9 @@ vector_run run_vector_algorithm(vector_algorithm a, const Matrix<double>& A, ind
     sssp_result s;
     Vector<double> pr;
     Vector<std::int64_t> cc;
-    Vector<double> lcc;
+    Vector<double> lcc;  // also betweenness centrality
     ktruss_result kt;
+    const std::vector<index_t> bc_src = a == vector_algorithm::bc ? bc_sources_of(A.nrows()) : std::vector<index_t>();
     v.m = measure(gpu, reps, [&] {
       // Only the warm-up's answer is kept: keeping every run's would hold
       // (and time the freeing of) one more result per run.
@@ -212,6 +237,11 @@ vector_run run_vector_algorithm(vector_algorithm a, const Matrix<double>& A, ind
         }
         case vector_algorithm::bellman_ford: {
           sssp_result r = sssp_bellman_ford(A, source);
+          if (!kept) s = std::move(r);
+          break;
+        }
+        case vector_algorithm::delta_stepping: {
+          sssp_result r = sssp_delta_stepping(A, source);  // delta: the mean edge weight
           if (!kept) s = std::move(r);
           break;
         }
@@ -227,6 +257,11 @@ vector_run run_vector_algorithm(vector_algorithm a, const Matrix<double>& A, ind
         }
         case vector_algorithm::lcc: {
           Vector<double> r = local_clustering_coefficient(A);  // directed, LDBC's definition
+          if (!kept) lcc = std::move(r);
+          break;
+        }
+        case vector_algorithm::bc: {
+          Vector<double> r = betweenness_centrality(A, bc_src, bc_options{0, false});  // one batch
           if (!kept) lcc = std::move(r);
           break;
         }
@@ -253,7 +288,8 @@ vector_run run_vector_algorithm(vector_algorithm a, const Matrix<double>& A, ind
         v.level = std::move(b.level);
         break;
       }
-      case vector_algorithm::bellman_ford: {
+      case vector_algorithm::bellman_ford:
+      case vector_algorithm::delta_stepping: {
         s.distance.to(backend::host);
         std::snprintf(text, sizeof text, "%lld reached, %lld rounds", (long long)s.distance.nvals(),
                       (long long)s.rounds);
@@ -277,7 +313,8 @@ vector_run run_vector_algorithm(vector_algorithm a, const Matrix<double>& A, ind
         v.level = std::move(cc);
         break;
       }
-      case vector_algorithm::lcc: {
+      case vector_algorithm::lcc:
+      case vector_algorithm::bc: {
         lcc.to(backend::host);
         double sum = 0;
         for (index_t i = 0; i < lcc.size(); ++i)
@@ -311,6 +348,7 @@ vector_run run_vector_algorithm(vector_algorithm a, const Matrix<double>& A, ind
 // levels exactly; Bellman-Ford relative 1e-9 (the same sums, but min.plus may
 // take equal paths in another order); PageRank absolute 1e-12 (plus
 // reductions in another order); LCC the same (quotients of equal counts);
+// betweenness as Bellman-Ford (sums of quotients in another order);
 // the k-truss's per-vertex supports exactly.
 std::string check_vector_algorithm(vector_algorithm a, const vector_run& g, const vector_run& h) {
   switch (a) {
@@ -319,6 +357,8 @@ std::string check_vector_algorithm(vector_algorithm a, const vector_run& g, cons
     case vector_algorithm::ktruss:
       return g.level == h.level ? "" : differences(g.level, h.level, [](std::int64_t x, std::int64_t y) { return x == y; });
     case vector_algorithm::bellman_ford:
+    case vector_algorithm::delta_stepping:
+    case vector_algorithm::bc:
       return differences(g.value, h.value, [](double x, double y) {
         return x == y || std::fabs(x - y) <= 1e-9 * std::max(std::fabs(x), std::fabs(y));
       });
@@ -335,6 +375,7 @@ void run_suitesparse_vector_algorithms(const std::string& name, const Matrix<dou
                                        const algorithm_options& o, std::ofstream* json) {
   const index_t edges = A0.nvals();
   const std::shared_ptr<ss::graph> g = ss::load(placed(A0, backend::host));
+  const std::vector<index_t> bc_src = bc_sources_of(A0.nrows());
   std::vector<vector_run> runs(count);
   for (int k = 0; k < count; ++k) {
     vector_run& v = runs[k];
@@ -353,6 +394,11 @@ void run_suitesparse_vector_algorithms(const std::string& name, const Matrix<dou
             if (!kept) v.value = std::move(r);
             break;
           }
+          case vector_algorithm::delta_stepping: {
+            auto r = ss::delta_stepping(*g, source, &a);
+            if (!kept) v.value = std::move(r);
+            break;
+          }
           case vector_algorithm::pagerank: {
             auto r = ss::pagerank(*g, 0.85, 20);
             if (!kept) v.value = std::move(r);
@@ -365,6 +411,11 @@ void run_suitesparse_vector_algorithms(const std::string& name, const Matrix<dou
           }
           case vector_algorithm::lcc: {
             auto r = ss::lcc(*g);
+            if (!kept) v.value = std::move(r);
+            break;
+          }
+          case vector_algorithm::bc: {
+            auto r = ss::betweenness(*g, bc_src);
             if (!kept) v.value = std::move(r);
             break;
           }
@@ -389,7 +440,8 @@ void run_suitesparse_vector_algorithms(const std::string& name, const Matrix<dou
       if (!diff.empty()) std::printf("CHECK FAILED: %s %s suitesparse: %s\n", name.c_str(), algorithm_name(algos[k]), diff.c_str());
     }
     v.m.result = algos[k] == vector_algorithm::bfs ? std::to_string(a) + " push + " + std::to_string(b) + " pull steps"
-                 : algos[k] == vector_algorithm::bellman_ford || algos[k] == vector_algorithm::ktruss
+                 : algos[k] == vector_algorithm::bellman_ford || algos[k] == vector_algorithm::delta_stepping ||
+                           algos[k] == vector_algorithm::ktruss
                      ? std::to_string(a) + " rounds"
                      : std::string();
     const double rate = mteps(edges, median_of(v.m.ms));
@@ -423,9 +475,11 @@ void run_vector_algorithms(const std::string& name, const Matrix<double>& A0, co
   const index_t source = largest_out_degree(A0, &degree);
   std::printf("# %s: bfs and sssp from vertex %lld (out-degree %lld, the largest); MTEPS = %lld edges / median time\n",
               name.c_str(), (long long)source, (long long)degree, (long long)edges);
-  const vector_algorithm algos[] = {vector_algorithm::bfs, vector_algorithm::bellman_ford, vector_algorithm::pagerank,
-                                    vector_algorithm::cc,  vector_algorithm::lcc,          vector_algorithm::ktruss};
-  constexpr int count = 6;
+  const vector_algorithm algos[] = {vector_algorithm::bfs, vector_algorithm::bellman_ford,
+                                    vector_algorithm::delta_stepping, vector_algorithm::pagerank,
+                                    vector_algorithm::cc, vector_algorithm::bc, vector_algorithm::lcc,
+                                    vector_algorithm::ktruss};
+  constexpr int count = 8;
   vector_run gpu_runs[count], host_runs[count];
   const bool with_gpu = o.gpu && gpu_available();
   for (backend w : {backend::cuda, backend::host}) {

@@ -18,7 +18,7 @@ struct algorithm_options {
   // MCL's first expansion squares the graph before pruning: on power-law
   // graphs with hubs that is most of n^2, so larger graphs are left out.
   tgb::index_t mcl_max_vertices = 20000;
-  // The single-source BFS, Bellman-Ford, PageRank, components, LCC and 4-truss rows and their GPU/host
+  // The single-source BFS, SSSP (two ways), PageRank, components, LCC and 4-truss rows and their GPU/host
   // table; off leaves the mode's output as it was before they were added.
   bool vector_algorithms = true;
   // Only those (--vector-only): no triangle counting, MS-BFS or MCL.

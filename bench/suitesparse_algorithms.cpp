@@ -184,6 +184,57 @@ tgb::Vector<double> bellman_ford(graph& g, tgb::index_t source, tgb::index_t* ro
   return to_tgb<double>(dist, n);
 }
 
+// tgb::sssp_delta_stepping with delta automatic (the mean edge weight).
+tgb::Vector<double> delta_stepping(graph& g, tgb::index_t source, tgb::index_t* rounds) {
+  holder h;
+  const GrB_Index n = g.n;
+  const double inf = std::numeric_limits<double>::infinity();
+  GrB_Matrix W = h.matrix(GrB_FP64, n), AL = h.matrix(GrB_FP64, n), AH = h.matrix(GrB_FP64, n);
+  SS(GrB_Matrix_apply(W, nullptr, nullptr, GrB_IDENTITY_FP64, g.A, nullptr));
+  GrB_Index nw = 0;
+  SS(GrB_Matrix_nvals(&nw, W));
+  double delta = 1.0;
+  if (nw > 0) {
+    double lowest = 0, total = 0;
+    SS(GrB_Matrix_reduce_FP64(&lowest, nullptr, GrB_MIN_MONOID_FP64, W, nullptr));
+    if (lowest < 0) throw std::runtime_error("SuiteSparse delta-stepping: a negative edge weight");
+    SS(GrB_Matrix_reduce_FP64(&total, nullptr, GrB_PLUS_MONOID_FP64, W, nullptr));
+    delta = total / double(nw);
+  }
+  if (!(delta > 0)) delta = 1.0;
+  SS(GrB_Matrix_select_FP64(AL, nullptr, nullptr, GrB_VALUELE_FP64, W, delta, nullptr));
+  SS(GrB_Matrix_select_FP64(AH, nullptr, nullptr, GrB_VALUEGT_FP64, W, delta, nullptr));
+  GrB_Vector dist = h.vector(GrB_FP64, n), reach = h.vector(GrB_FP64, n), settled = h.vector(GrB_FP64, n),
+             t = h.vector(GrB_FP64, n), rest = h.vector(GrB_FP64, n), better = h.vector(GrB_BOOL, n);
+  SS(GrB_Vector_setElement_FP64(dist, 0.0, static_cast<GrB_Index>(source)));
+  GrB_Scalar big = h.fp64(inf);
+  auto relax = [&] {
+    SS(GxB_Vector_eWiseUnion(better, nullptr, nullptr, GrB_LT_FP64, t, big, dist, big, nullptr));
+    SS(GrB_Vector_assign(dist, better, nullptr, t, GrB_ALL, n, nullptr));
+  };
+  *rounds = 0;
+  for (double lo = 0;;) {
+    const double hi = lo + delta;
+    SS(GrB_Vector_select_FP64(reach, nullptr, nullptr, GrB_VALUEGE_FP64, dist, lo, nullptr));
+    SS(GrB_Vector_select_FP64(reach, nullptr, nullptr, GrB_VALUELT_FP64, reach, hi, nullptr));
+    SS(GrB_Vector_clear(settled));
+    while (nvals(reach) > 0) {
+      ++*rounds;
+      SS(GrB_Vector_assign(settled, reach, nullptr, reach, GrB_ALL, n, GrB_DESC_S));
+      SS(GrB_vxm(t, nullptr, nullptr, GrB_MIN_PLUS_SEMIRING_FP64, reach, AL, nullptr));
+      relax();
+      SS(GrB_Vector_select_FP64(reach, better, nullptr, GrB_VALUELT_FP64, dist, hi, GrB_DESC_R));
+    }
+    SS(GrB_Vector_eWiseMult_BinaryOp(reach, nullptr, nullptr, GrB_FIRST_FP64, dist, settled, nullptr));
+    SS(GrB_vxm(t, nullptr, nullptr, GrB_MIN_PLUS_SEMIRING_FP64, reach, AH, nullptr));
+    relax();
+    SS(GrB_Vector_select_FP64(rest, nullptr, nullptr, GrB_VALUEGE_FP64, dist, hi, nullptr));
+    if (nvals(rest) == 0) break;
+    SS(GrB_Vector_reduce_FP64(&lo, nullptr, GrB_MIN_MONOID_FP64, rest, nullptr));
+  }
+  return to_tgb<double>(dist, n);
+}
+
 // tgb::pagerank (LDBC Graphalytics' definition, fixed iterations).
 tgb::Vector<double> pagerank(graph& g, double damping, int iterations) {
   holder h;
@@ -316,6 +367,68 @@ tgb::Vector<std::int64_t> ktruss_support(graph& g, std::int64_t k, tgb::index_t*
   GrB_Vector per = h.vector(GrB_INT64, n);
   SS(GrB_Matrix_reduce_Monoid(per, nullptr, nullptr, GrB_PLUS_MONOID_INT64, C, nullptr));
   return to_tgb<std::int64_t>(per, n);
+}
+
+// tgb::betweenness_centrality over the given sources in one batch (not
+// symmetrized): the k searches as the rows of k x n matrices.
+tgb::Vector<double> betweenness(graph& g, const std::vector<tgb::index_t>& sources) {
+  holder h;
+  const GrB_Index n = g.n, k = sources.size();
+  auto rect = [&](GrB_Type t) {
+    GrB_Matrix x = nullptr;
+    SS(GrB_Matrix_new(&x, t, k, n));
+    h.m.push_back(x);
+    return x;
+  };
+  GrB_Vector bc = h.vector(GrB_FP64, n);
+  SS(GrB_Vector_assign_FP64(bc, nullptr, nullptr, 0.0, GrB_ALL, n, nullptr));
+  GrB_Matrix P = h.matrix(GrB_FP64, n), PT = h.matrix(GrB_FP64, n);
+  SS(GrB_Matrix_apply(P, nullptr, nullptr, GxB_ONE_FP64, g.A, nullptr));
+  SS(GrB_transpose(PT, nullptr, nullptr, P, nullptr));
+  std::vector<GrB_Index> rows(k), cols(k);
+  for (GrB_Index q = 0; q < k; ++q) rows[q] = q, cols[q] = static_cast<GrB_Index>(sources[q]);
+  std::vector<double> ones(k, 1.0);
+  std::vector<std::uint8_t> yes(k, 1);
+  // levels[d]: sigma at depth d; freed as the backward sweep passes them.
+  std::vector<GrB_Matrix> levels;
+  struct freer {
+    std::vector<GrB_Matrix>& l;
+    ~freer() {
+      for (auto& x : l) GrB_Matrix_free(&x);
+    }
+  } free_levels{levels};
+  levels.push_back(nullptr);
+  SS(GrB_Matrix_new(&levels.back(), GrB_FP64, k, n));
+  SS(GrB_Matrix_build_FP64(levels.back(), rows.data(), cols.data(), ones.data(), k, GrB_FIRST_FP64));
+  GrB_Matrix visited = rect(GrB_BOOL);
+  SS(GrB_Matrix_build_BOOL(visited, rows.data(), cols.data(), reinterpret_cast<bool*>(yes.data()), k, GrB_FIRST_BOOL));
+  for (;;) {
+    GrB_Matrix next = nullptr;
+    SS(GrB_Matrix_new(&next, GrB_FP64, k, n));
+    levels.push_back(next);
+    SS(GrB_mxm(next, visited, nullptr, GxB_PLUS_FIRST_FP64, levels[levels.size() - 2], P, GrB_DESC_RSC));
+    GrB_Index nv = 0;
+    SS(GrB_Matrix_nvals(&nv, next));
+    if (nv == 0) {
+      GrB_Matrix_free(&levels.back());
+      levels.pop_back();
+      break;
+    }
+    SS(GrB_Matrix_apply(visited, next, nullptr, GxB_ONE_BOOL, next, GrB_DESC_S));
+  }
+  GrB_Matrix delta = rect(GrB_FP64), W = rect(GrB_FP64), up = rect(GrB_FP64);
+  for (std::size_t d = levels.size() - 1; d >= 2; --d) {
+    GrB_Matrix sigma = levels[d];
+    SS(GrB_Matrix_apply(W, nullptr, nullptr, GxB_ONE_FP64, sigma, nullptr));
+    SS(GrB_Matrix_eWiseAdd_BinaryOp(W, nullptr, nullptr, GrB_PLUS_FP64, W, delta, nullptr));
+    SS(GrB_Matrix_eWiseMult_BinaryOp(W, nullptr, nullptr, GrB_DIV_FP64, W, sigma, nullptr));
+    SS(GrB_mxm(up, levels[d - 1], nullptr, GxB_PLUS_FIRST_FP64, W, PT, GrB_DESC_RS));
+    SS(GrB_Matrix_eWiseMult_BinaryOp(delta, nullptr, nullptr, GrB_TIMES_FP64, up, levels[d - 1], nullptr));
+    SS(GrB_Matrix_reduce_Monoid(bc, nullptr, GrB_PLUS_FP64, GrB_PLUS_MONOID_FP64, delta, GrB_DESC_T0));
+    GrB_Matrix_free(&levels[d]);
+    levels.pop_back();
+  }
+  return to_tgb<double>(bc, n);
 }
 
 }  // namespace bench::ss

@@ -10,9 +10,10 @@
 //             [--gpu-row-ratio R] [--spmv] [FILE.mtx ...]
 // --algorithms runs the graph algorithms (bench/algorithms.cpp) instead of
 // the products, on the generated power-law graph and the files given;
-// --vector-only keeps only BFS, Bellman-Ford, PageRank, connected
-// components, the local clustering coefficient and the 4-truss (on the host
-// also SuiteSparse running the same formulation).
+// --vector-only keeps only BFS, Bellman-Ford, delta-stepping, PageRank,
+// connected components, betweenness from 64 sources, the local clustering
+// coefficient and the 4-truss (on the host also SuiteSparse running the same
+// formulation).
 // --spmv runs w = A u (plus_times, fp64) instead of the products, on the same
 // suite (--only, --large, --data, the files given; rectangular files too):
 // tgb's device mxv with A as tiles and as rows, tgb's vxm push over A' (the
