@@ -168,22 +168,16 @@ enum class vector_algorithm { bfs, bellman_ford, delta_stepping, pagerank, cc, b
 // Betweenness centrality's sources: 64 (all vertices where fewer), spread
 // over the ids as MS-BFS's are, in one batch.
 std::vector<index_t> bc_sources_of(index_t n) {
-  std::vector<index_t> src;
+  const index_t want = std::min<index_t>(64, n);
   std::vector<char> seen(static_cast<std::size_t>(n), 0);
-  for (index_t q = 0; static_cast<index_t>(src.size()) < std::min<index_t>(64, n); ++q) {
+  std::vector<index_t> src;
+  for (index_t q = 0; q < n && static_cast<index_t>(src.size()) < want; ++q) {
     const index_t v = (q * 7919) % n;
-    if (seen[static_cast<std::size_t>(v)]) {
-      for (index_t u = 0; u < n; ++u)
-        if (!seen[static_cast<std::size_t>(u)]) {
-          seen[static_cast<std::size_t>(u)] = 1;
-          src.push_back(u);
-          break;
-        }
-      continue;
-    }
-    seen[static_cast<std::size_t>(v)] = 1;
-    src.push_back(v);
+    if (!seen[static_cast<std::size_t>(v)]++) src.push_back(v);
   }
+  // (only where 7919 divides n do the multiples repeat before `want`)
+  for (index_t v = 0; v < n && static_cast<index_t>(src.size()) < want; ++v)
+    if (!seen[static_cast<std::size_t>(v)]++) src.push_back(v);
   return src;
 }
 
@@ -223,7 +217,7 @@ vector_run run_vector_algorithm(vector_algorithm a, const Matrix<double>& A, ind
     sssp_result s;
     Vector<double> pr;
     Vector<std::int64_t> cc;
-    Vector<double> lcc;  // also betweenness centrality
+    Vector<double> score;  // LCC or betweenness centrality
     ktruss_result kt;
     const std::vector<index_t> bc_src = a == vector_algorithm::bc ? bc_sources_of(A.nrows()) : std::vector<index_t>();
     v.m = measure(gpu, reps, [&] {
@@ -257,12 +251,12 @@ vector_run run_vector_algorithm(vector_algorithm a, const Matrix<double>& A, ind
         }
         case vector_algorithm::lcc: {
           Vector<double> r = local_clustering_coefficient(A);  // directed, LDBC's definition
-          if (!kept) lcc = std::move(r);
+          if (!kept) score = std::move(r);
           break;
         }
         case vector_algorithm::bc: {
           Vector<double> r = betweenness_centrality(A, bc_src, bc_options{0, false});  // one batch
-          if (!kept) lcc = std::move(r);
+          if (!kept) score = std::move(r);
           break;
         }
         case vector_algorithm::ktruss: {
@@ -315,12 +309,12 @@ vector_run run_vector_algorithm(vector_algorithm a, const Matrix<double>& A, ind
       }
       case vector_algorithm::lcc:
       case vector_algorithm::bc: {
-        lcc.to(backend::host);
+        score.to(backend::host);
         double sum = 0;
-        for (index_t i = 0; i < lcc.size(); ++i)
-          if (lcc.present()[i]) sum += lcc.values()[i];
-        std::snprintf(text, sizeof text, "mean %.9f", lcc.size() ? sum / double(lcc.size()) : 0.0);
-        v.value = std::move(lcc);
+        for (index_t i = 0; i < score.size(); ++i)
+          if (score.present()[i]) sum += score.values()[i];
+        std::snprintf(text, sizeof text, "mean %.9f", score.size() ? sum / double(score.size()) : 0.0);
+        v.value = std::move(score);
         break;
       }
       case vector_algorithm::ktruss: {

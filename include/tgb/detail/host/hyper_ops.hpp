@@ -147,6 +147,16 @@ hyper_matrix<TC> hyper_accumulate(const hyper_matrix<TC>& c, const hyper_matrix<
       });
 }
 
+// GraphBLAS's write-back rule at one position of C<M, replace> = accum(C, T)
+// (in_c, in_t: C, T hold an entry there; admitted: M admits it): whether the
+// new C holds an entry. Its value is then accum(c, t) (t without an
+// accumulator) where both are stored and the position is admitted, else the
+// one stored. The row merges below share it (hyper_masked_writeback,
+// writeback.hpp's rows_writeback); the tile routines apply it to bits.
+constexpr bool writeback_keeps(bool in_c, bool in_t, bool admitted, bool replace, bool has_accum) {
+  return admitted ? in_t || has_accum : in_c && !replace;
+}
+
 // C<M, replace> = accum(C, T) with C, T and the mask M all in hypersparse
 // rows: GraphBLAS's write-back walked over the rows C or T lists, the mask's
 // row found by a search and its columns passed once per row. M(i,j) admits
@@ -183,17 +193,17 @@ hyper_matrix<TC> hyper_masked_writeback(const hyper_matrix<TC>& c, const hyper_m
       c, t, false, row_start,
       [&](offset_t p, offset_t q, TC* s) {
         const bool ok = admits(c.p.colidx[p]);
-        if (!ok && replace) return false;
+        if (!writeback_keeps(true, true, ok, replace, has_accum)) return false;
         if (s) *s = ok ? merged(p, q) : c.values[p];
         return true;
       },
       [&](offset_t p, TC* s) {
-        if (admits(c.p.colidx[p]) ? !has_accum : replace) return false;
+        if (!writeback_keeps(true, false, admits(c.p.colidx[p]), replace, has_accum)) return false;
         if (s) *s = c.values[p];
         return true;
       },
       [&](offset_t q, TC* s) {
-        if (!admits(t.p.colidx[q])) return false;
+        if (!writeback_keeps(false, true, admits(t.p.colidx[q]), replace, has_accum)) return false;
         if (s) *s = t.values[q];
         return true;
       });

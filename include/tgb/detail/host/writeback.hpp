@@ -59,10 +59,7 @@ void writeback(Matrix<TC>& C, const host_mask& M, const Accum& accum, bool repla
 // C<M, replace> = accum(C, T) with C and T in rows and the mask's listed
 // positions m in rows too (null: no mask, every position admitted): one
 // walk a row over C's, T's and the mask's sorted columns, counting, then a
-// second writing (rows in parallel). The rules of hyper_masked_writeback:
-// admitted, accum(c, t) where both are stored, t where T alone is, c where C
-// alone is under an accumulator (deleted without one); not admitted, c kept,
-// or deleted under replace.
+// second writing (rows in parallel), by writeback_keeps (hyper_ops.hpp).
 template <class TC, class Accum>
 csr_matrix<TC> rows_writeback(const csr_matrix<TC>& c, const csr_matrix<TC>& t, const csr_pattern* m, bool complement,
                               const Accum& accum, bool replace) {
@@ -83,8 +80,7 @@ csr_matrix<TC> rows_writeback(const csr_matrix<TC>& c, const csr_matrix<TC>& t, 
         while (a < ae && m->colidx[a] < j) ++a;
         ok = (a < ae && m->colidx[a] == j) != complement;
       }
-      const bool keep = in_c && in_t ? ok || !replace : in_c ? (ok ? has_accum : !replace) : ok;
-      if (keep) {
+      if (writeback_keeps(in_c, in_t, ok, replace, has_accum)) {
         if (oc) {
           oc[k] = j;
           if (in_c && in_t && ok) {
